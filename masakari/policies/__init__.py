@@ -1,0 +1,26 @@
+"""In-code policy defaults, one module per API resource.
+
+The order of ``list_rules`` is the order of the generated policy sample.
+"""
+
+import itertools
+
+from masakari.policies import base
+from masakari.policies import extension_info
+from masakari.policies import hosts
+from masakari.policies import notifications
+from masakari.policies import segments
+from masakari.policies import versions
+from masakari.policies import vmoves
+
+
+def list_rules():
+    return itertools.chain(
+        base.list_rules(),
+        extension_info.list_rules(),
+        hosts.list_rules(),
+        notifications.list_rules(),
+        segments.list_rules(),
+        versions.list_rules(),
+        vmoves.list_rules(),
+    )

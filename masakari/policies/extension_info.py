@@ -1,0 +1,32 @@
+"""Policy rules of the /extensions API."""
+
+from oslo_policy import policy
+
+from masakari.policies import base
+
+EXTENSIONS = 'os_masakari_api:extensions:%s'
+INDEX = EXTENSIONS % 'index'
+DETAIL = EXTENSIONS % 'detail'
+DISCOVERABLE = EXTENSIONS % 'discoverable'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=INDEX,
+        check_str=base.RULE_ADMIN_API,
+        description="List available extensions.",
+        operations=[{'method': 'GET', 'path': '/extensions'}]),
+    policy.DocumentedRuleDefault(
+        name=DETAIL,
+        check_str=base.RULE_ADMIN_API,
+        description="Shows information for an extension.",
+        operations=[{'method': 'GET',
+                     'path': '/extensions/{extensions_id}'}]),
+    policy.RuleDefault(
+        name=DISCOVERABLE,
+        check_str=base.RULE_ADMIN_API,
+        description="Extension Info API extensions to change the API."),
+]
+
+
+def list_rules():
+    return rules

@@ -1,0 +1,35 @@
+"""Policy rules of the /notifications/{notification_id}/vmoves API."""
+
+from oslo_policy import policy
+
+from masakari.policies import base
+
+VMOVES = 'os_masakari_api:vmoves:%s'
+INDEX = VMOVES % 'index'
+DETAIL = VMOVES % 'detail'
+DISCOVERABLE = VMOVES % 'discoverable'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=INDEX,
+        check_str=base.RULE_ADMIN_API,
+        description="Lists IDs, notification_id, instance_id, source_host, "
+                    "dest_host, status and type for all VM moves.",
+        operations=[{'method': 'GET',
+                     'path': '/notifications/{notification_id}/vmoves'}]),
+    policy.DocumentedRuleDefault(
+        name=DETAIL,
+        check_str=base.RULE_ADMIN_API,
+        description="Shows details for one VM move.",
+        operations=[{'method': 'GET',
+                     'path': '/notifications/{notification_id}/vmoves/'
+                             '{vmove_id}'}]),
+    policy.RuleDefault(
+        name=DISCOVERABLE,
+        check_str=base.RULE_ADMIN_API,
+        description="VM moves API extensions to change the API."),
+]
+
+
+def list_rules():
+    return rules

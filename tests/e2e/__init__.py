@@ -1,0 +1,1 @@
+"""End-to-end tests: the real masakari-api and masakari-engine processes."""

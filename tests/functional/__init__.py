@@ -1,0 +1,1 @@
+"""Functional tests: components against the real MariaDB, RabbitMQ and Redis."""

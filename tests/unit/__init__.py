@@ -1,0 +1,1 @@
+"""Unit tests: in-process, SQLite and the fake oslo.messaging transport."""
