@@ -1,0 +1,1 @@
+"""masakari-engine: processes notifications and runs the recovery flows."""

@@ -1,0 +1,68 @@
+"""Client side of the masakari-engine RPC API, used by masakari-api."""
+
+from oslo_config import cfg
+import oslo_messaging as messaging
+
+from masakari.objects import base as objects_base
+from masakari import rpc
+
+CONF = cfg.CONF
+
+
+class EngineAPI(object):
+    """Client side of the engine RPC API.
+
+    The engine consumes the topic [DEFAULT]/masakari_topic (``ha_engine``)
+    on the control exchange; no server is addressed, so any engine takes
+    the message. There is no version cap: objects always travel at their
+    current version (Notification 1.3).
+
+    API version history:
+
+    | 1.0 - Initial version: process_notification.
+    | 1.1 - Added get_notification_recovery_workflow_details, to read the
+    |       progress of the recovery tasks from the notification driver.
+    """
+
+    # NOTE: the engine's endpoint target carries the same version; bump
+    # both together and add a line to the history above.
+    RPC_API_VERSION = '1.1'
+
+    def _client(self, version):
+        # NOTE: the topic is read at call time so that a test or a reload
+        # of the configuration takes effect (the reference reads it once,
+        # at import).
+        target = messaging.Target(topic=CONF.masakari_topic,
+                                  version=self.RPC_API_VERSION)
+        client = rpc.get_client(
+            target, serializer=objects_base.MasakariObjectSerializer())
+        return client.prepare(version=version)
+
+    def process_notification(self, context, notification):
+        """Ask an engine to process a notification (cast, no reply).
+
+        :param context: the request context, sent with the message.
+        :param notification: the Notification as stored (13 fields, no
+            change list).
+        """
+        cctxt = self._client('1.0')
+        cctxt.cast(context, 'process_notification',
+                   notification=notification)
+
+    def get_notification_recovery_workflow_details(self, context,
+                                                   notification):
+        """Ask an engine for the progress of a notification's recovery.
+
+        Waits [DEFAULT]/rpc_response_timeout seconds for the reply.
+
+        :param context: the request context, sent with the message.
+        :param notification: the Notification as stored.
+        :returns: the Notification with ``recovery_workflow_details`` set
+            (a list of NotificationProgressDetails).
+        :raises: MasakariException (rebuilt from the engine's failure
+            reply), oslo_messaging.MessagingTimeout.
+        """
+        cctxt = self._client('1.1')
+        return cctxt.call(context,
+                          'get_notification_recovery_workflow_details',
+                          notification=notification)

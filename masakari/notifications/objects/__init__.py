@@ -1,0 +1,1 @@
+"""Versioned notification objects: envelope parts and payloads (spec 06)."""

@@ -1,0 +1,149 @@
+"""Masakari's versioned-object base: registry, common mixins, serializer.
+
+Objects travel between masakari-api and masakari-engine as primitives under
+the ``masakari_object.*`` keys; see spec 02 §1 and §6.
+"""
+
+import datetime
+
+from oslo_utils import timeutils
+from oslo_utils import versionutils
+from oslo_versionedobjects import base as ovoo_base
+
+from masakari.objects import fields
+
+SERIAL_NAMESPACE = 'masakari_object'
+PROJECT_NAMESPACE = 'masakari'
+CHANGES_KEY = SERIAL_NAMESPACE + '.changes'
+
+
+class MasakariObjectRegistry(ovoo_base.VersionedObjectRegistry):
+    """The registry of the classes that can be rebuilt from RPC messages.
+
+    Notification and payload classes are only ever sent, so they are built
+    with :meth:`register_notification` and kept out of the registry;
+    :meth:`register_notification_objects` puts them in for the fingerprint
+    test and the docs.
+    """
+
+    notification_classes = []
+
+    def registration_hook(self, cls, index):
+        # NOTE: expose each class as masakari.objects.<Name>, keeping the
+        # highest version when several versions of a class are registered.
+        from masakari import objects
+
+        current = getattr(objects, cls.obj_name(), None)
+        if current is None:
+            setattr(objects, cls.obj_name(), cls)
+            return
+        current_version = versionutils.convert_version_to_tuple(
+            current.VERSION)
+        if versionutils.convert_version_to_tuple(cls.VERSION) >= \
+                current_version:
+            setattr(objects, cls.obj_name(), cls)
+
+    @classmethod
+    def register_notification(cls, notification_cls):
+        """Build a notification or payload class without registering it.
+
+        Use it only on concrete classes, not on bases meant for inheritance.
+        """
+        cls.register_if(False)(notification_cls)
+        cls.notification_classes.append(notification_cls)
+        return notification_cls
+
+    @classmethod
+    def register_notification_objects(cls):
+        """Register the notification classes for real (tests and docs)."""
+        for notification_cls in cls.notification_classes:
+            cls.register(notification_cls)
+
+
+class MasakariObject(ovoo_base.VersionedObject):
+    """Base class of every Masakari object.
+
+    Remotable methods run locally (there is no indirection API); their
+    names and parameters are nevertheless part of the fingerprints.
+    """
+
+    OBJ_SERIAL_NAMESPACE = SERIAL_NAMESPACE
+    OBJ_PROJECT_NAMESPACE = PROJECT_NAMESPACE
+
+    def masakari_obj_get_changes(self):
+        """Return the changed fields, with datetimes as naive UTC for the DB.
+
+        oslo DateTime fields hold timezone-aware values; the database
+        columns store naive UTC.
+        """
+        changes = self.obj_get_changes()
+        for name, value in changes.items():
+            if isinstance(value, datetime.datetime) and value.tzinfo:
+                changes[name] = timeutils.normalize_time(value)
+        return changes
+
+
+class MasakariObjectDictCompat(ovoo_base.VersionedObjectDictCompat):
+    """Item access (``obj['name']``, ``get``, ``update``...) on objects."""
+
+
+class MasakariPersistentObject(object):
+    """Mixin of the fields every database-backed object carries."""
+
+    fields = {
+        'created_at': fields.DateTimeField(nullable=True),
+        'updated_at': fields.DateTimeField(nullable=True),
+        'deleted_at': fields.DateTimeField(nullable=True),
+        'deleted': fields.BooleanField(default=False),
+    }
+
+
+class ObjectListBase(ovoo_base.ObjectListBase):
+    """Base of the list objects; their primitive keys are masakari_object.*.
+
+    The oslo list base is a mixin without a namespace of its own, so the
+    key prefix is fixed here rather than taken from the MRO.
+    """
+
+    @classmethod
+    def _obj_primitive_key(cls, field):
+        return '%s.%s' % (SERIAL_NAMESPACE, field)
+
+    @classmethod
+    def _obj_primitive_field(cls, primitive, field,
+                             default=fields.fields.UnspecifiedDefault):
+        key = cls._obj_primitive_key(field)
+        if default == fields.fields.UnspecifiedDefault:
+            return primitive[key]
+        return primitive.get(key, default)
+
+
+class MasakariObjectSerializer(ovoo_base.VersionedObjectSerializer):
+    """Turn Masakari objects into primitives and back, for RPC."""
+
+    OBJ_BASE_CLASS = MasakariObject
+
+
+def obj_equal_prims(obj_1, obj_2, ignore=None):
+    """Compare two objects by their primitives, ignoring change tracking.
+
+    :param ignore: further keys to drop (at any depth) before comparing.
+    :returns: True when the primitives match.
+    """
+
+    def _strip(prim, keys):
+        if isinstance(prim, dict):
+            return {k: _strip(v, keys) for k, v in prim.items()
+                    if k not in keys}
+        if isinstance(prim, list):
+            return [_strip(v, keys) for v in prim]
+        return prim
+
+    keys = [CHANGES_KEY] + list(ignore or [])
+    return (_strip(obj_1.obj_to_primitive(), keys) ==
+            _strip(obj_2.obj_to_primitive(), keys))
+
+
+# The oslo decorators and helpers the object modules use, in one place.
+remotable = ovoo_base.remotable
+obj_make_list = ovoo_base.obj_make_list

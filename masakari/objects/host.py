@@ -1,0 +1,198 @@
+"""Host: a compute host under a failover segment, and its list."""
+
+from oslo_utils import uuidutils
+from oslo_utils import versionutils
+
+from masakari.db import api as db
+from masakari import exception
+from masakari.notifications import api as notifications
+from masakari.objects import base
+from masakari.objects import fields
+from masakari.objects import segment
+
+Action = fields.EventNotificationAction
+Phase = fields.EventNotificationPhase
+
+
+@base.MasakariObjectRegistry.register
+class Host(base.MasakariPersistentObject, base.MasakariObject,
+           base.MasakariObjectDictCompat):
+    """A host, as stored in ``hosts``, with its segment object."""
+
+    # Version 1.0: Initial version
+    # Version 1.1: Added 'segment_uuid' parameter to 'get_by_uuid' method
+    # Version 1.2: Removed 'failover_segment_id' parameter which can be
+    #              retrieved from failover_segment object
+    VERSION = '1.2'
+
+    fields = {
+        'id': fields.IntegerField(),
+        'uuid': fields.UUIDField(),
+        'name': fields.StringField(),
+        'failover_segment': fields.ObjectField('FailoverSegment'),
+        'type': fields.StringField(),
+        'reserved': fields.BooleanField(),
+        'control_attributes': fields.StringField(),
+        'on_maintenance': fields.BooleanField(),
+    }
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        target_version = versionutils.convert_version_to_tuple(
+            target_version)
+        # NOTE: 1.0 and 1.1 carried the segment's uuid in
+        # failover_segment_id; put it back for such receivers (the
+        # reference drops it for good, see differences/objects.rst).
+        if target_version < (1, 2) and 'failover_segment' in primitive:
+            segment_data = primitive['failover_segment'][
+                base.SERIAL_NAMESPACE + '.data']
+            if 'uuid' in segment_data:
+                primitive['failover_segment_id'] = segment_data['uuid']
+
+    @staticmethod
+    def _from_db_object(context, host, db_host):
+        """Fill ``host`` (and its segment) from a DB row; clear changes."""
+        for key in host.fields:
+            value = db_host.get(key)
+            if key == 'failover_segment':
+                value = segment.FailoverSegment._from_db_object(
+                    context, segment.FailoverSegment(), value)
+            setattr(host, key, value)
+        host._context = context
+        host.obj_reset_changes()
+        return host
+
+    @classmethod
+    @base.remotable
+    def get_by_id(cls, context, id):
+        """Load a live host by its integer id.
+
+        :raises: HostNotFound
+        """
+        db_inst = db.host_get_by_id(context, id)
+        return cls._from_db_object(context, cls(), db_inst)
+
+    @classmethod
+    @base.remotable
+    def get_by_uuid(cls, context, uuid, segment_uuid=None):
+        """Load a live host by uuid, optionally only under one segment.
+
+        :raises: HostNotFound, HostNotFoundUnderFailoverSegment
+        """
+        db_inst = db.host_get_by_uuid(context, uuid,
+                                      segment_uuid=segment_uuid)
+        return cls._from_db_object(context, cls(), db_inst)
+
+    @classmethod
+    @base.remotable
+    def get_by_name(cls, context, name):
+        """Load a live host by its name.
+
+        :raises: HostNotFoundByName
+        """
+        db_inst = db.host_get_by_name(context, name)
+        return cls._from_db_object(context, cls(), db_inst)
+
+    @base.remotable
+    def create(self):
+        """Insert the host, between host.create.start and .end.
+
+        The segment travels to the DB as ``failover_segment_id`` = the
+        segment's uuid. As in the reference, the .end payload is built
+        before the reload, without ``id`` and ``uuid``.
+
+        :raises: ObjectActionError (already created, no segment), HostExists
+        """
+        if self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='create',
+                                              reason='already created')
+        updates = self.masakari_obj_get_changes()
+        if 'uuid' not in updates:
+            updates['uuid'] = uuidutils.generate_uuid()
+        if 'failover_segment' not in updates:
+            raise exception.ObjectActionError(
+                action='create', reason='failover segment not assigned')
+        updates['failover_segment_id'] = \
+            updates.pop('failover_segment').uuid
+
+        notifications.notify_about_host_api(
+            self._context, self, action=Action.HOST_CREATE,
+            phase=Phase.START)
+        db_host = db.host_create(self._context, updates)
+        notifications.notify_about_host_api(
+            self._context, self, action=Action.HOST_CREATE,
+            phase=Phase.END)
+        self._from_db_object(self._context, self, db_host)
+
+    @base.remotable
+    def save(self):
+        """Write the changed fields, between host.update.start and .end.
+
+        Published under the binary of the running process (masakari-api or
+        masakari-engine), see notifications.api.set_binary.
+
+        :raises: ObjectActionError if the segment changed, HostNotFound,
+            HostExists
+        """
+        updates = self.masakari_obj_get_changes()
+        if 'failover_segment' in updates:
+            raise exception.ObjectActionError(
+                action='save', reason='failover segment changed')
+        updates.pop('id', None)
+
+        notifications.notify_about_host_api(
+            self._context, self, action=Action.HOST_UPDATE,
+            phase=Phase.START)
+        db_host = db.host_update(self._context, self.uuid, updates)
+        notifications.notify_about_host_api(
+            self._context, self, action=Action.HOST_UPDATE,
+            phase=Phase.END)
+        self._from_db_object(self._context, self, db_host)
+
+    @base.remotable
+    def destroy(self):
+        """Soft-delete the host, between host.delete.start and .end.
+
+        :raises: ObjectActionError if not created or without uuid,
+            HostNotFound
+        """
+        if not self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='destroy',
+                                              reason='already destroyed')
+        if not self.obj_attr_is_set('uuid'):
+            raise exception.ObjectActionError(action='destroy',
+                                              reason='no uuid')
+
+        notifications.notify_about_host_api(
+            self._context, self, action=Action.HOST_DELETE,
+            phase=Phase.START)
+        db.host_delete(self._context, self.uuid)
+        notifications.notify_about_host_api(
+            self._context, self, action=Action.HOST_DELETE,
+            phase=Phase.END)
+        delattr(self, 'id')
+
+
+@base.MasakariObjectRegistry.register
+class HostList(base.ObjectListBase, base.MasakariObject):
+    """A page of hosts."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'objects': fields.ListOfObjectsField('Host'),
+    }
+
+    @classmethod
+    @base.remotable
+    def get_all(cls, context, filters=None, sort_keys=None, sort_dirs=None,
+                limit=None, marker=None):
+        """List live hosts; filter ``failover_segment_id`` is a segment uuid.
+
+        :raises: InvalidInput, MarkerNotFound, InvalidSortKey
+        """
+        hosts = db.host_get_all_by_filters(
+            context, filters=filters, sort_keys=sort_keys,
+            sort_dirs=sort_dirs, limit=limit, marker=marker)
+        return base.obj_make_list(context, cls(context), Host, hosts)

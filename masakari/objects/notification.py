@@ -1,0 +1,199 @@
+"""Notification: a failure report to process, its progress, and its list."""
+
+from oslo_serialization import jsonutils
+from oslo_utils import uuidutils
+
+from masakari.db import api as db
+from masakari import exception
+from masakari.notifications import api as notifications
+from masakari.objects import base
+from masakari.objects import fields
+
+Action = fields.EventNotificationAction
+Phase = fields.EventNotificationPhase
+
+# Filled by the engine on request (RPC 1.1); never stored.
+NOT_PERSISTED = ('recovery_workflow_details',)
+
+
+@base.MasakariObjectRegistry.register
+class Notification(base.MasakariPersistentObject, base.MasakariObject,
+                   base.MasakariObjectDictCompat):
+    """A notification, as stored in ``notifications``.
+
+    No ``obj_make_compatible``: fields added after 1.0 stay in a backported
+    primitive, which an older receiver ignores (oslo drops unknown keys).
+    """
+
+    # Version 1.0: Initial version
+    # Version 1.1: Added recovery_workflow_details field.
+    #              Note: This field shouldn't be persisted.
+    # Version 1.2: Added failover_segment_uuid and message fields.
+    # Version 1.3: Made failover_segment_uuid nullable (older rows have none)
+    VERSION = '1.3'
+
+    fields = {
+        'id': fields.IntegerField(),
+        'notification_uuid': fields.UUIDField(),
+        'generated_time': fields.DateTimeField(),
+        'source_host_uuid': fields.UUIDField(),
+        'type': fields.NotificationTypeField(),
+        'payload': fields.DictOfStringsField(),
+        'status': fields.NotificationStatusField(),
+        'recovery_workflow_details': fields.ListOfObjectsField(
+            'NotificationProgressDetails', default=[]),
+        'failover_segment_uuid': fields.UUIDField(nullable=True),
+        'message': fields.StringField(nullable=True),
+    }
+
+    @staticmethod
+    def _from_db_object(context, notification, db_notification):
+        """Fill the 13 persisted fields from a DB row; clear changes.
+
+        ``recovery_workflow_details`` stays unset, so it is absent from the
+        primitive sent over RPC (spec 02 §6.3).
+        """
+        for key in notification.fields:
+            if key in NOT_PERSISTED:
+                continue
+            value = db_notification[key]
+            if key == 'payload':
+                value = jsonutils.loads(value) if value else {}
+            setattr(notification, key, value)
+        notification._context = context
+        notification.obj_reset_changes()
+        return notification
+
+    def _updates_for_db(self):
+        updates = self.masakari_obj_get_changes()
+        for key in NOT_PERSISTED:
+            updates.pop(key, None)
+        if 'payload' in updates:
+            updates['payload'] = jsonutils.dumps(updates['payload'])
+        return updates
+
+    @classmethod
+    @base.remotable
+    def get_by_id(cls, context, id):
+        """Load a live notification by its integer id.
+
+        :raises: NotificationNotFound
+        """
+        db_inst = db.notification_get_by_id(context, id)
+        return cls._from_db_object(context, cls(), db_inst)
+
+    @classmethod
+    @base.remotable
+    def get_by_uuid(cls, context, uuid):
+        """Load a live notification by its notification_uuid.
+
+        :raises: NotificationNotFound
+        """
+        db_inst = db.notification_get_by_uuid(context, uuid)
+        return cls._from_db_object(context, cls(), db_inst)
+
+    @base.remotable
+    def create(self):
+        """Insert it, between notification.create.start and .end.
+
+        As in the reference, the .end payload is built before the reload,
+        without ``id`` and ``notification_uuid``.
+
+        :raises: ObjectActionError if already created
+        """
+        if self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='create',
+                                              reason='already created')
+        updates = self._updates_for_db()
+        if 'notification_uuid' not in updates:
+            updates['notification_uuid'] = uuidutils.generate_uuid()
+
+        notifications.notify_about_notification_api(
+            self._context, self, action=Action.NOTIFICATION_CREATE,
+            phase=Phase.START)
+        db_notification = db.notification_create(self._context, updates)
+        notifications.notify_about_notification_api(
+            self._context, self, action=Action.NOTIFICATION_CREATE,
+            phase=Phase.END)
+        self._from_db_object(self._context, self, db_notification)
+
+    @base.remotable
+    def save(self):
+        """Write the changed persisted fields; sends no notification.
+
+        :raises: NotificationNotFound
+        """
+        updates = self._updates_for_db()
+        updates.pop('id', None)
+        db_notification = db.notification_update(
+            self._context, self.notification_uuid, updates)
+        self._from_db_object(self._context, self, db_notification)
+
+    @base.remotable
+    def destroy(self):
+        """Soft-delete it and its vmoves; sends no notification.
+
+        :raises: ObjectActionError if not created or without uuid,
+            NotificationNotFound
+        """
+        if not self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='destroy',
+                                              reason='already destroyed')
+        if not self.obj_attr_is_set('notification_uuid'):
+            raise exception.ObjectActionError(action='destroy',
+                                              reason='no uuid')
+        db.notification_delete(self._context, self.notification_uuid)
+        delattr(self, 'id')
+
+
+@base.MasakariObjectRegistry.register
+class NotificationList(base.ObjectListBase, base.MasakariObject):
+    """A page of notifications."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'objects': fields.ListOfObjectsField('Notification'),
+    }
+
+    @classmethod
+    @base.remotable
+    def get_all(cls, context, filters=None, sort_keys=None, sort_dirs=None,
+                limit=None, marker=None):
+        """List live notifications; see the DB API for filters and paging.
+
+        :raises: InvalidInput, MarkerNotFound, InvalidSortKey
+        """
+        groups = db.notifications_get_all_by_filters(
+            context, filters=filters, sort_keys=sort_keys,
+            sort_dirs=sort_dirs, limit=limit, marker=marker)
+        return base.obj_make_list(context, cls(context), Notification,
+                                  groups)
+
+
+@base.MasakariObjectRegistry.register
+class NotificationProgressDetails(base.MasakariObject,
+                                  base.MasakariObjectDictCompat):
+    """The progress of one recovery task of a notification (not stored)."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'name': fields.StringField(),
+        'progress': fields.FloatField(),
+        'progress_details': fields.ListOfDictOfNullableStringsField(
+            default=[]),
+        'state': fields.StringField(),
+    }
+
+    @classmethod
+    def create(cls, name, progress, progress_details, state):
+        """Build one with all four fields set (all in its change set).
+
+        :param progress_details: list of ``{'timestamp', 'progress',
+            'message'}`` dicts of strings.
+        """
+        return cls(name=name, progress=progress,
+                   progress_details=progress_details, state=state)

@@ -1,0 +1,116 @@
+"""VMove: one instance moved off a failed host, and its list.
+
+VMoves are read by the API and written by the engine; they never travel
+over RPC and send no versioned notifications.
+"""
+
+from oslo_utils import uuidutils
+
+from masakari.db import api as db
+from masakari import exception
+from masakari.objects import base
+from masakari.objects import fields
+
+
+@base.MasakariObjectRegistry.register
+class VMove(base.MasakariPersistentObject, base.MasakariObject,
+            base.MasakariObjectDictCompat):
+    """An instance move, as stored in ``vmoves``."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.IntegerField(),
+        'uuid': fields.UUIDField(),
+        'notification_uuid': fields.UUIDField(),
+        'instance_uuid': fields.UUIDField(),
+        'instance_name': fields.StringField(),
+        'source_host': fields.StringField(nullable=True),
+        'dest_host': fields.StringField(nullable=True),
+        'start_time': fields.DateTimeField(nullable=True),
+        'end_time': fields.DateTimeField(nullable=True),
+        'type': fields.VMoveTypeField(nullable=True),
+        'status': fields.VMoveStatusField(nullable=True),
+        'message': fields.StringField(nullable=True),
+    }
+
+    @staticmethod
+    def _from_db_object(context, vmove, db_vmove):
+        """Fill ``vmove`` from a DB row and clear its change set."""
+        for key in vmove.fields:
+            setattr(vmove, key, db_vmove[key])
+        vmove._context = context
+        vmove.obj_reset_changes()
+        return vmove
+
+    @classmethod
+    @base.remotable
+    def get_by_uuid(cls, context, uuid):
+        """Load a live vmove by its uuid.
+
+        :raises: VMoveNotFound
+        """
+        db_inst = db.vmove_get_by_uuid(context, uuid)
+        return cls._from_db_object(context, cls(), db_inst)
+
+    @base.remotable
+    def create(self):
+        """Insert the vmove (uuid generated when not set).
+
+        :raises: ObjectActionError if already created
+        """
+        if self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='create',
+                                              reason='already created')
+        updates = self.masakari_obj_get_changes()
+        if 'uuid' not in updates:
+            updates['uuid'] = uuidutils.generate_uuid()
+        db_vmove = db.vmove_create(self._context, updates)
+        self._from_db_object(self._context, self, db_vmove)
+
+    @base.remotable
+    def save(self):
+        """Write the changed fields.
+
+        :raises: VMoveNotFound
+        """
+        updates = self.masakari_obj_get_changes()
+        updates.pop('id', None)
+        db_vmove = db.vmove_update(self._context, self.uuid, updates)
+        self._from_db_object(self._context, self, db_vmove)
+
+
+@base.MasakariObjectRegistry.register
+class VMoveList(base.ObjectListBase, base.MasakariObject):
+    """A page of vmoves."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'objects': fields.ListOfObjectsField('VMove'),
+    }
+
+    # NOTE: ``ctxt``, not ``context``: the name is part of the fingerprint.
+    @classmethod
+    @base.remotable
+    def get_all(cls, ctxt, filters=None, sort_keys=None, sort_dirs=None,
+                limit=None, marker=None):
+        """List live vmoves; see the DB API for filters and paging.
+
+        :raises: InvalidInput, MarkerNotFound, InvalidSortKey
+        """
+        vmoves = db.vmoves_get_all_by_filters(
+            ctxt, filters=filters, sort_keys=sort_keys, sort_dirs=sort_dirs,
+            limit=limit, marker=marker)
+        return base.obj_make_list(ctxt, cls(ctxt), VMove, vmoves)
+
+    @classmethod
+    @base.remotable
+    def get_all_vmoves(cls, ctxt, notification_uuid, status=None):
+        """List the vmoves of one notification, optionally in one status."""
+        filters = {'notification_uuid': notification_uuid}
+        if status:
+            filters['status'] = status
+        return cls.get_all(ctxt, filters=filters)
