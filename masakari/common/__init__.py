@@ -1,0 +1,1 @@
+"""Helpers shared by the Masakari programs that are not options themselves."""

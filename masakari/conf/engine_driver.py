@@ -1,0 +1,172 @@
+"""Options of the recovery workflows: one group per failure type, taskflow.
+
+The [taskflow_driver_recovery_flows] group is registered like the others
+but listed by its own generator namespace (customized_recovery_flow_opts),
+which produces etc/masakari/masakari-custom-recovery-methods.conf.
+"""
+
+from oslo_config import cfg
+from oslo_config import types
+
+instance_group = cfg.OptGroup(
+    'instance_failure',
+    title='Instance failure recovery options',
+    help="How the engine handles instance failure notifications.")
+
+host_group = cfg.OptGroup(
+    'host_failure',
+    title='Host failure recovery options',
+    help="How the engine handles host failure notifications.")
+
+process_group = cfg.OptGroup(
+    'process_failure',
+    title='Process failure recovery options',
+    help="How the engine handles nova-compute process failure "
+         "notifications.")
+
+taskflow_group = cfg.OptGroup(
+    'taskflow',
+    title='Taskflow driver options',
+    help="Persistence of the taskflow recovery driver.")
+
+# NOTE: no group help here: the shipped recovery-methods file is the
+# generator output, and its layout has no group comment.
+recovery_flows_group = cfg.OptGroup(
+    'taskflow_driver_recovery_flows',
+    title='Customized recovery flow Options')
+
+host_failure_opts = [
+    cfg.BoolOpt('evacuate_all_instances',
+                default=True,
+                help="Evacuate every instance of the failed host, the "
+                     "HA-enabled ones first. When false, only instances "
+                     "whose metadata key ha_enabled_instance_metadata_key "
+                     "is 'True' are evacuated."),
+    cfg.StrOpt('ha_enabled_instance_metadata_key',
+               default='HA_Enabled',
+               help="Instance metadata key whose value 'True' marks an "
+                    "instance for evacuation on host failure."),
+    cfg.BoolOpt('ignore_instances_in_error_state',
+                default=False,
+                help="Leave instances in the 'error' vm_state on the "
+                     "failed host instead of evacuating them."),
+    cfg.BoolOpt('add_reserved_host_to_aggregate',
+                default=False,
+                help="Before evacuating to a reserved host, add it to "
+                     "every Nova host aggregate the failed host belongs "
+                     "to, so that the evacuated instances keep their "
+                     "placement constraints."),
+    cfg.StrOpt('service_disable_reason',
+               default='Masakari detected host failed.',
+               help="Reason recorded in Nova when the engine disables "
+                    "the compute service of a failed host."),
+]
+
+instance_failure_opts = [
+    cfg.BoolOpt('process_all_instances',
+                default=False,
+                help="Recover every failed instance. When false, only "
+                     "instances whose metadata key "
+                     "ha_enabled_instance_metadata_key is 'True' are "
+                     "recovered."),
+    cfg.StrOpt('ha_enabled_instance_metadata_key',
+               default='HA_Enabled',
+               help="Instance metadata key whose value 'True' marks an "
+                    "instance for recovery on instance failure."),
+]
+
+process_failure_opts = [
+    cfg.StrOpt('service_disable_reason',
+               default='Masakari detected process failed.',
+               help="Reason recorded in Nova when the engine disables a "
+                    "compute service whose nova-compute process failed."),
+]
+
+taskflow_opts = [
+    cfg.StrOpt('connection',
+               secret=True,
+               help="SQLAlchemy URL of the database where taskflow keeps "
+                    "the state of recovery flows; it may be the main "
+                    "Masakari database. Mandatory for the taskflow "
+                    "driver: without it the engine does not start and "
+                    "'masakari-manage db sync' fails."),
+]
+
+
+def _task_phases():
+    """Type of a recovery flow: phase name -> bracketed list of task names.
+
+    List items may be quoted or not; the quotes are stripped.
+    """
+    task_names = types.List(item_type=types.String(quotes=True),
+                            bounds=True)
+    return types.Dict(value_type=task_names)
+
+
+_FLOW_SYNTAX = (
+    " Format: pre:[...],main:[...],post:[...], each list holding names of "
+    "'masakari.task_flow.tasks' entry points, quoted or not, run in that "
+    "order.")
+
+
+def _flow_opt(name, pre, main, post, help_text):
+    return cfg.Opt(name,
+                   type=_task_phases(),
+                   default={'pre': pre, 'main': main, 'post': post},
+                   help=help_text + _FLOW_SYNTAX)
+
+
+recovery_flow_opts = [
+    _flow_opt('host_auto_failure_recovery_tasks',
+              pre=['disable_compute_service_task'],
+              main=['prepare_HA_enabled_instances_task'],
+              post=['evacuate_instances_task'],
+              help_text="Tasks of the host failure flow for segments "
+                        "whose recovery method is 'auto' (Nova chooses "
+                        "the target hosts)."),
+    _flow_opt('host_rh_failure_recovery_tasks',
+              pre=['disable_compute_service_task'],
+              main=['prepare_HA_enabled_instances_task',
+                    'evacuate_instances_task'],
+              post=[],
+              help_text="Tasks of the host failure flow for segments "
+                        "whose recovery method is 'reserved_host' "
+                        "(instances go to a reserved host of the "
+                        "segment)."),
+    _flow_opt('instance_failure_recovery_tasks',
+              pre=['stop_instance_task'],
+              main=['start_instance_task'],
+              post=['confirm_instance_active_task'],
+              help_text="Tasks of the instance failure flow."),
+    _flow_opt('process_failure_recovery_tasks',
+              pre=['disable_compute_node_task'],
+              main=['confirm_compute_node_disabled_task'],
+              post=[],
+              help_text="Tasks of the nova-compute process failure "
+                        "flow."),
+]
+
+_GROUPS = (
+    (instance_group, instance_failure_opts),
+    (host_group, host_failure_opts),
+    (process_group, process_failure_opts),
+    (taskflow_group, taskflow_opts),
+    (recovery_flows_group, recovery_flow_opts),
+)
+
+
+def register_opts(conf):
+    for group, opts in _GROUPS:
+        conf.register_group(group)
+        conf.register_opts(opts, group=group)
+
+
+def list_opts():
+    """Groups of the masakari.conf sample (recovery flows excluded)."""
+    return {group: opts for group, opts in _GROUPS
+            if group is not recovery_flows_group}
+
+
+def list_recovery_flow_opts():
+    """The [taskflow_driver_recovery_flows] group alone."""
+    return {recovery_flows_group: recovery_flow_opts}

@@ -1,0 +1,64 @@
+"""Start-up configuration of the services: parse options, set up RPC and DB.
+
+``parse_args`` is what masakari-api, masakari-engine and the WSGI
+application call first; masakari-manage and masakari-status parse
+``CONF`` themselves.
+"""
+
+from oslo_log import log
+import oslo_messaging as messaging
+
+from masakari.common import config as common_config
+import masakari.conf
+from masakari import version
+
+CONF = masakari.conf.CONF
+
+CONTROL_EXCHANGE = 'masakari'
+
+
+def prepare(conf):
+    """Make ``conf`` ready to parse, with Masakari's library defaults.
+
+    Registers the oslo.log options (several are command line options, so
+    this must precede parsing) and applies the default overrides: the
+    'masakari' control exchange for RPC and notifications, and the CORS
+    headers and methods. The overrides are option defaults, so an explicit
+    value in a config file still wins.
+    """
+    # NOTE: command line options cannot be registered on a parsed object;
+    # clearing first lets parse_args run again (tests, the WSGI application
+    # re-parsing); parsing would clear it anyway.
+    conf.clear()
+    log.register_options(conf)
+    log.set_defaults(default_log_levels=log.get_default_log_levels())
+    messaging.set_transport_defaults(control_exchange=CONTROL_EXCHANGE)
+    common_config.set_middleware_defaults()
+
+
+def parse_args(argv, default_config_files=None, configure_db=True,
+               init_rpc=True):
+    """Parse the command line and config files into the global ``CONF``.
+
+    :param argv: the full argument vector; ``argv[0]`` (program name) is
+        skipped.
+    :param default_config_files: config files to read when the command
+        line names none; ``None`` searches masakari.conf and <prog>.conf in
+        ~/.masakari/, ~/, /etc/masakari/ and /etc/.
+    :param configure_db: configure the database engine facade from the
+        parsed [database] options.
+    :param init_rpc: set up the RPC and notification transports.
+    """
+    prepare(CONF)
+    CONF(argv[1:],
+         project='masakari',
+         version=version.version_string(),
+         default_config_files=default_config_files)
+    # NOTE: imported here, as they need options this module must not
+    # depend on at import time.
+    if init_rpc:
+        from masakari import rpc
+        rpc.init(CONF)
+    if configure_db:
+        from masakari.db import api as db_api
+        db_api.configure(CONF)

@@ -1,0 +1,56 @@
+"""Version strings of Masakari.
+
+The version is the pbr version of the ``masakari`` distribution (from git
+tags at build time). An optional ``release`` file, found like a config file,
+may name the vendor, product and package (section ``[Masakari]``); the
+package string is appended to the version in the engine's start-up log.
+"""
+
+import configparser
+
+from oslo_config import cfg
+from pbr import version as pbr_version
+
+VENDOR = 'OpenStack Foundation'
+PRODUCT = 'OpenStack Masakari'
+
+version_info = pbr_version.VersionInfo('masakari')
+version_string = version_info.version_string
+
+
+def _load_release():
+    """Strings of the release file, or the defaults; it is optional."""
+    release = {'vendor': VENDOR, 'product': PRODUCT, 'package': None}
+    try:
+        path = cfg.CONF.find_file('release')
+    except cfg.NotInitializedError:
+        # NOTE: before the configuration is parsed there is no search path.
+        path = None
+    if not path:
+        return release
+    parser = configparser.RawConfigParser()
+    parser.read(path)
+    for key in release:
+        if parser.has_option('Masakari', key):
+            release[key] = parser.get('Masakari', key)
+    return release
+
+
+def vendor_string():
+    return _load_release()['vendor']
+
+
+def product_string():
+    return _load_release()['product']
+
+
+def package_string():
+    return _load_release()['package']
+
+
+def version_string_with_package():
+    """The version, followed by ``-<package>`` when a release file sets it."""
+    package = package_string()
+    if package is None:
+        return version_string()
+    return '%s-%s' % (version_string(), package)

@@ -1,0 +1,1 @@
+"""Tests of the option definitions, the generator files and etc/masakari."""

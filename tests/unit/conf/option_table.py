@@ -1,0 +1,184 @@
+"""The options of spec 07 §3, as data: the expectation of the option tests.
+
+One row per option: (group, name, type, default, flags). Flags not given
+take their "absent" value: no min/max/choices, no deprecated alias, not
+deprecated for removal, not mutable, not secret, no sample default.
+"""
+
+import os
+import socket
+import sys
+
+import masakari
+
+Str, Int, Bool, List, Dict, URI, Host, Float = (
+    'String', 'Integer', 'Boolean', 'List', 'Dict', 'URI', 'HostAddress',
+    'Float')
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(masakari.__file__))
+
+_REMOVAL = {'for_removal': True}
+_OSAPI_V1 = {'for_removal': True, 'deprecated': [('osapi_v1', None)]}
+
+DEFAULT = [
+    # api
+    ('DEFAULT', 'auth_strategy', Str, 'keystone',
+     {'choices': ['keystone', 'noauth2']}),
+    ('DEFAULT', 'use_forwarded_for', Bool, False, _REMOVAL),
+    ('DEFAULT', 'osapi_max_limit', Int, 1000, {}),
+    ('DEFAULT', 'osapi_masakari_link_prefix', Str, None, {}),
+    ('DEFAULT', 'notification_delay_max', Int, 5, {'min': 0}),
+    # base
+    ('DEFAULT', 'tempdir', Str, None, {}),
+    ('DEFAULT', 'monkey_patch', Bool, False, {}),
+    ('DEFAULT', 'monkey_patch_modules', List,
+     ['masakari.api:masakari.cmd'], {}),
+    # engine
+    ('DEFAULT', 'masakari_topic', Str, 'ha_engine',
+     {'for_removal': True, 'since': '3.0.0'}),
+    ('DEFAULT', 'duplicate_notification_detection_interval', Int, 180,
+     {'min': 0}),
+    ('DEFAULT', 'wait_period_after_service_update', Int, 180, {}),
+    ('DEFAULT', 'wait_period_after_evacuation', Int, 90, {}),
+    ('DEFAULT', 'verify_interval', Int, 1, {}),
+    ('DEFAULT', 'wait_period_after_power_off', Int, 180, {}),
+    ('DEFAULT', 'wait_period_after_power_on', Int, 60, {}),
+    ('DEFAULT', 'process_unfinished_notifications_interval', Int, 120, {}),
+    ('DEFAULT', 'retry_notification_new_status_interval', Int, 60,
+     {'mutable': True}),
+    ('DEFAULT', 'check_expired_notifications_interval', Int, 600, {}),
+    ('DEFAULT', 'notifications_expired_interval', Int, 86400, {}),
+    ('DEFAULT', 'host_failure_recovery_threads', Int, 3, {'min': 1}),
+    ('DEFAULT', 'notification_driver', Str, 'taskflow_driver', {}),
+    # exceptions
+    ('DEFAULT', 'fatal_exception_format_errors', Bool, False, {}),
+    # nova
+    ('DEFAULT', 'nova_catalog_admin_info', Str, 'compute:nova:publicURL',
+     {}),
+    ('DEFAULT', 'os_region_name', Str, None, {}),
+    ('DEFAULT', 'nova_ca_certificates_file', Str, None, {}),
+    ('DEFAULT', 'nova_api_insecure', Bool, False, {}),
+    ('DEFAULT', 'os_privileged_user_name', Str, None, {}),
+    ('DEFAULT', 'os_privileged_user_password', Str, None, {'secret': True}),
+    ('DEFAULT', 'os_privileged_user_tenant', Str, None, {}),
+    ('DEFAULT', 'os_privileged_user_auth_url', URI, None, {}),
+    ('DEFAULT', 'os_user_domain_name', Str, 'default', {}),
+    ('DEFAULT', 'os_project_domain_name', Str, 'default', {}),
+    ('DEFAULT', 'os_system_scope', Str, None, {}),
+    # NOTE: not in the reference: our bound on every Nova/Keystone request.
+    ('DEFAULT', 'nova_api_timeout', Float, 60.0, {'min': 1.0}),
+    # paths
+    ('DEFAULT', 'pybasedir', Str, PACKAGE_PARENT,
+     {'sample_default': '<Path>'}),
+    ('DEFAULT', 'bindir', Str, os.path.join(sys.prefix, 'local', 'bin'),
+     {'sample_default': '<sys.prefix>/local/bin'}),
+    ('DEFAULT', 'state_path', Str, '$pybasedir', {}),
+    # service
+    ('DEFAULT', 'host', Host, socket.gethostname(),
+     {'sample_default': '<HOSTNAME>'}),
+    ('DEFAULT', 'engine_manager', Str,
+     'masakari.engine.manager.MasakariManager', {}),
+    ('DEFAULT', 'report_interval', Int, 10, {}),
+    ('DEFAULT', 'periodic_enable', Bool, True, {}),
+    ('DEFAULT', 'periodic_interval_max', Int, 300, {}),
+    ('DEFAULT', 'periodic_fuzzy_delay', Int, 60, {}),
+    ('DEFAULT', 'use_ssl', Bool, False, {}),
+    ('DEFAULT', 'masakari_api_listen', Host, '0.0.0.0', {}),
+    ('DEFAULT', 'masakari_api_listen_port', Int, 15868,
+     {'min': 1, 'max': 65535}),
+    ('DEFAULT', 'masakari_api_workers', Int, None, {}),
+    ('DEFAULT', 'service_down_time', Int, 60, {}),
+]
+
+GROUPS = [
+    ('coordination', 'backend_url', Str, None, {'secret': True}),
+    ('host_failure', 'evacuate_all_instances', Bool, True, {}),
+    ('host_failure', 'ha_enabled_instance_metadata_key', Str, 'HA_Enabled',
+     {}),
+    ('host_failure', 'ignore_instances_in_error_state', Bool, False, {}),
+    ('host_failure', 'add_reserved_host_to_aggregate', Bool, False, {}),
+    ('host_failure', 'service_disable_reason', Str,
+     'Masakari detected host failed.', {}),
+    ('instance_failure', 'process_all_instances', Bool, False, {}),
+    ('instance_failure', 'ha_enabled_instance_metadata_key', Str,
+     'HA_Enabled', {}),
+    ('process_failure', 'service_disable_reason', Str,
+     'Masakari detected process failed.', {}),
+    ('taskflow', 'connection', Str, None, {'secret': True}),
+    ('osapi_v1', 'extensions_blacklist', List, [], _OSAPI_V1),
+    ('osapi_v1', 'extensions_whitelist', List, [], _OSAPI_V1),
+    ('osapi_v1', 'project_id_regex', Str, None, _OSAPI_V1),
+    ('ssl', 'ca_file', Str, None, _REMOVAL),
+    ('ssl', 'cert_file', Str, None, _REMOVAL),
+    ('ssl', 'key_file', Str, None, _REMOVAL),
+    ('ssl', 'version', Str, None, _REMOVAL),
+    ('ssl', 'ciphers', Str, None, _REMOVAL),
+    ('wsgi', 'api_paste_config', Str, 'api-paste.ini', {}),
+    ('wsgi', 'wsgi_log_format', Str,
+     '%(client_ip)s "%(request_line)s" status: %(status_code)s len: '
+     '%(body_length)s time: %(wall_seconds).7f', {}),
+    ('wsgi', 'secure_proxy_ssl_header', Str, None, _REMOVAL),
+    ('wsgi', 'ssl_ca_file', Str, None, {}),
+    ('wsgi', 'ssl_cert_file', Str, None, {}),
+    ('wsgi', 'ssl_key_file', Str, None, {}),
+    ('wsgi', 'tcp_keepidle', Int, 600, {}),
+    ('wsgi', 'default_pool_size', Int, 1000, {}),
+    ('wsgi', 'max_header_line', Int, 16384, {}),
+    ('wsgi', 'keep_alive', Bool, True, {}),
+    ('wsgi', 'client_socket_timeout', Int, 900, {}),
+]
+
+_FLOWS = 'taskflow_driver_recovery_flows'
+RECOVERY_FLOWS = [
+    (_FLOWS, 'host_auto_failure_recovery_tasks', Dict,
+     {'pre': ['disable_compute_service_task'],
+      'main': ['prepare_HA_enabled_instances_task'],
+      'post': ['evacuate_instances_task']}, {}),
+    (_FLOWS, 'host_rh_failure_recovery_tasks', Dict,
+     {'pre': ['disable_compute_service_task'],
+      'main': ['prepare_HA_enabled_instances_task',
+               'evacuate_instances_task'],
+      'post': []}, {}),
+    (_FLOWS, 'instance_failure_recovery_tasks', Dict,
+     {'pre': ['stop_instance_task'],
+      'main': ['start_instance_task'],
+      'post': ['confirm_instance_active_task']}, {}),
+    (_FLOWS, 'process_failure_recovery_tasks', Dict,
+     {'pre': ['disable_compute_node_task'],
+      'main': ['confirm_compute_node_disabled_task'],
+      'post': []}, {}),
+]
+
+# Listed by the masakari.conf generator namespace.
+LISTED = DEFAULT + GROUPS
+
+# keystoneauth session options, registered in [DEFAULT] but never listed:
+# (file spelling, type, default).
+SESSION = [
+    ('cafile', Str, None),
+    ('certfile', Str, None),
+    ('keyfile', Str, None),
+    ('insecure', Bool, False),
+    ('timeout', Float, None),
+    ('collect_timing', Bool, False),
+    ('split_loggers', Bool, False),
+    ('tls_ciphers', Str, None),
+    ('tls_min_version', Str, None),
+]
+
+# Group order of the generated masakari.conf sample (07 §5.1).
+SAMPLE_GROUPS = [
+    'DEFAULT', 'coordination', 'cors', 'database', 'healthcheck',
+    'host_failure', 'instance_failure', 'keystone_authtoken', 'osapi_v1',
+    'oslo_messaging_kafka', 'oslo_messaging_notifications',
+    'oslo_messaging_rabbit', 'oslo_middleware', 'oslo_middleware_tracing',
+    'oslo_policy', 'oslo_versionedobjects', 'process_failure', 'ssl',
+    'taskflow', 'wsgi',
+]
+
+
+def count_by_group(rows):
+    counts = {}
+    for row in rows:
+        counts[row[0]] = counts.get(row[0], 0) + 1
+    return counts
