@@ -1,0 +1,40 @@
+"""tests.fixtures.conf.ConfFixture sets what its docstring promises."""
+
+import os
+
+from oslo_config import cfg
+import testtools
+
+from masakari import config
+from tests.fixtures import conf as conf_fixture
+
+CONF = config.CONF
+
+
+class TestConfFixture(testtools.TestCase):
+
+    def test_test_defaults(self):
+        self.useFixture(conf_fixture.ConfFixture())
+        self.assertEqual('sqlite://', CONF.database.connection)
+        self.assertEqual('noauth2', CONF.auth_strategy)
+        self.assertEqual(0, CONF.notification_delay_max)
+        self.assertEqual([], CONF.config_file)
+        self.assertEqual([], CONF.oslo_policy.policy_dirs)
+        self.assertEqual('masakari', CONF.project)
+
+    def test_policy_file_does_not_exist(self):
+        self.useFixture(conf_fixture.ConfFixture())
+        policy_file = CONF.oslo_policy.policy_file
+        # NOTE: an absolute path is not searched for in /etc/masakari etc.
+        self.assertTrue(os.path.isabs(policy_file))
+        self.assertFalse(os.path.exists(policy_file))
+        self.assertIsNone(CONF.find_file(policy_file))
+
+    def test_overrides_are_undone(self):
+        fixture = conf_fixture.ConfFixture()
+        with fixture:
+            fixture.config(auth_strategy='keystone')
+            self.assertEqual('keystone', CONF.auth_strategy)
+        self.assertRaises(cfg.NotInitializedError, CONF.find_file, 'x')
+        with conf_fixture.ConfFixture():
+            self.assertEqual('noauth2', CONF.auth_strategy)
