@@ -1,0 +1,397 @@
+"""The DB API of the main database, called by the object layer.
+
+Every function takes the request context first and runs in its own
+transaction (reader or writer), retried on deadlock. Rows come back as
+model instances with attribute and item access and ``get``; create and
+update return the row re-read in the same transaction, delete returns
+nothing. Reads only see live rows (``deleted = 0``). See spec 03 §4.
+"""
+
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from masakari.db import facade
+from masakari.db import paging
+from masakari.db import purge
+from masakari.db.sqlalchemy import models
+from masakari import exception
+
+# Upper bound of masakari-manage db purge --max_rows.
+MAX_INT = purge.MAX_INT
+
+configure = facade.configure
+get_engine = facade.get_engine
+model_query = facade.model_query
+purge_deleted_rows = purge.purge_deleted_rows
+
+
+def _first(context, model, not_found, **criteria):
+    row = facade.model_query(context, model).filter_by(**criteria).first()
+    if row is None:
+        raise not_found
+    return row
+
+
+def _save(context, row, values, duplicate):
+    """Apply ``values`` to ``row`` and flush; a unique-key collision
+    raises ``duplicate``. Only changed columns are written.
+    """
+    row.update(values)
+    try:
+        row.save(session=context.session)
+    except db_exc.DBDuplicateEntry:
+        raise duplicate
+
+
+def _soft_delete(context, model, not_found, **criteria):
+    count = facade.model_query(context, model).filter_by(
+        **criteria).soft_delete(synchronize_session=False)
+    if count == 0:
+        raise not_found
+
+
+# --- failover segments -------------------------------------------------------
+
+@facade.reader
+def failover_segment_get_all_by_filters(context, filters=None, sort_keys=None,
+                                        sort_dirs=None, limit=None,
+                                        marker=None):
+    """List live segments; filters ``recovery_method``, ``service_type``,
+    ``enabled`` (equality).
+
+    :raises: InvalidInput, MarkerNotFound, InvalidSortKey
+    """
+    model = models.FailoverSegment
+    query = facade.model_query(context, model)
+    for key in ('recovery_method', 'service_type', 'enabled'):
+        if key in (filters or {}):
+            query = query.filter(getattr(model, key) == filters[key])
+    return paging.get_page(context, model, query, sort_keys, sort_dirs,
+                           limit, marker)
+
+
+@facade.reader
+def failover_segment_get_by_id(context, segment_id):
+    """:raises: FailoverSegmentNotFound"""
+    return _first(context, models.FailoverSegment,
+                  exception.FailoverSegmentNotFound(id=segment_id),
+                  id=segment_id)
+
+
+def _failover_segment_get_by_uuid(context, segment_uuid):
+    return _first(context, models.FailoverSegment,
+                  exception.FailoverSegmentNotFound(id=segment_uuid),
+                  uuid=segment_uuid)
+
+
+@facade.reader
+def failover_segment_get_by_uuid(context, segment_uuid):
+    """:raises: FailoverSegmentNotFound"""
+    return _failover_segment_get_by_uuid(context, segment_uuid)
+
+
+@facade.reader
+def failover_segment_get_by_name(context, name):
+    """:raises: FailoverSegmentNotFoundByName"""
+    return _first(context, models.FailoverSegment,
+                  exception.FailoverSegmentNotFoundByName(segment_name=name),
+                  name=name)
+
+
+@facade.writer
+def failover_segment_create(context, values):
+    """Insert a segment (``enabled`` defaults to true) and return it.
+
+    :raises: FailoverSegmentExists on a name or uuid collision
+    """
+    segment = models.FailoverSegment()
+    _save(context, segment, values,
+          exception.FailoverSegmentExists(name=values.get('name')))
+    return _failover_segment_get_by_uuid(context, segment.uuid)
+
+
+@facade.writer
+def failover_segment_update(context, segment_uuid, values):
+    """Update the live segment ``segment_uuid`` and return it.
+
+    :raises: FailoverSegmentNotFound, FailoverSegmentExists
+    """
+    segment = _failover_segment_get_by_uuid(context, segment_uuid)
+    # NOTE: name the segment even when 'name' is not being changed (the
+    # reference said "Failover segment with name None already exists").
+    duplicate = exception.FailoverSegmentExists(
+        name=values.get('name', segment.name))
+    _save(context, segment, values, duplicate)
+    return _failover_segment_get_by_uuid(context, segment_uuid)
+
+
+@facade.writer
+def failover_segment_delete(context, segment_uuid):
+    """Soft-delete the segment and, in the same transaction, its hosts.
+
+    :raises: FailoverSegmentNotFound
+    """
+    _soft_delete(context, models.FailoverSegment,
+                 exception.FailoverSegmentNotFound(id=segment_uuid),
+                 uuid=segment_uuid)
+    facade.model_query(context, models.Host).filter_by(
+        failover_segment_id=segment_uuid).soft_delete(
+            synchronize_session=False)
+
+
+@facade.reader
+def is_failover_segment_under_recovery(context, failover_segment_id,
+                                       filters=None):
+    """Whether a live notification about a live host currently in the
+    segment (a uuid) matches ``filters['status']`` (one or a collection;
+    absent means any status).
+    """
+    host_uuids = sa.select(models.Host.uuid).where(
+        models.Host.deleted == 0,
+        models.Host.failover_segment_id == failover_segment_id)
+    query = facade.model_query(context, models.Notification,
+                               args=(models.Notification.id,))
+    query = query.filter(
+        models.Notification.source_host_uuid.in_(host_uuids))
+    if 'status' in (filters or {}):
+        query = paging.filter_equal(query, models.Notification.status,
+                                    filters['status'])
+    return query.first() is not None
+
+
+# --- hosts -------------------------------------------------------------------
+
+@facade.reader
+def host_get_all_by_filters(context, filters=None, sort_keys=None,
+                            sort_dirs=None, limit=None, marker=None):
+    """List live hosts with their segment; filters ``failover_segment_id``
+    (a segment uuid), ``type``, ``on_maintenance``, ``reserved``.
+
+    :raises: InvalidInput, MarkerNotFound, InvalidSortKey
+    """
+    model = models.Host
+    query = facade.model_query(context, model)
+    for key in ('failover_segment_id', 'type', 'on_maintenance', 'reserved'):
+        if key in (filters or {}):
+            query = query.filter(getattr(model, key) == filters[key])
+    return paging.get_page(context, model, query, sort_keys, sort_dirs,
+                           limit, marker)
+
+
+def _host_get_by_uuid(context, host_uuid, segment_uuid=None):
+    criteria = {'uuid': host_uuid}
+    not_found = exception.HostNotFound(id=host_uuid)
+    if segment_uuid:
+        criteria['failover_segment_id'] = segment_uuid
+        not_found = exception.HostNotFoundUnderFailoverSegment(
+            host_uuid=host_uuid, segment_uuid=segment_uuid)
+    return _first(context, models.Host, not_found, **criteria)
+
+
+@facade.reader
+def host_get_by_uuid(context, host_uuid, segment_uuid=None):
+    """The live host ``host_uuid``, within ``segment_uuid`` when given.
+
+    :raises: HostNotFound, HostNotFoundUnderFailoverSegment
+    """
+    return _host_get_by_uuid(context, host_uuid, segment_uuid)
+
+
+@facade.reader
+def host_get_by_id(context, host_id):
+    """:raises: HostNotFound"""
+    return _first(context, models.Host, exception.HostNotFound(id=host_id),
+                  id=host_id)
+
+
+@facade.reader
+def host_get_by_name(context, name):
+    """:raises: HostNotFoundByName"""
+    return _first(context, models.Host,
+                  exception.HostNotFoundByName(host_name=name), name=name)
+
+
+@facade.writer
+def host_create(context, values):
+    """Insert a host (``reserved``/``on_maintenance`` default to false).
+
+    :raises: HostExists on a name or uuid collision; oslo.db
+        DBReferenceError for an unknown segment where foreign keys are
+        enforced
+    """
+    host = models.Host()
+    _save(context, host, values, exception.HostExists(name=values.get('name')))
+    return _host_get_by_uuid(context, host.uuid)
+
+
+@facade.writer
+def host_update(context, host_uuid, values):
+    """Update the live host ``host_uuid`` and return it.
+
+    :raises: HostNotFound, HostExists
+    """
+    host = _host_get_by_uuid(context, host_uuid)
+    duplicate = exception.HostExists(name=values.get('name', host.name))
+    _save(context, host, values, duplicate)
+    return _host_get_by_uuid(context, host_uuid)
+
+
+@facade.writer
+def host_delete(context, host_uuid):
+    """Soft-delete the live host ``host_uuid``.
+
+    :raises: HostNotFound
+    """
+    _soft_delete(context, models.Host, exception.HostNotFound(id=host_uuid),
+                 uuid=host_uuid)
+
+
+# --- notifications -----------------------------------------------------------
+
+@facade.reader
+def notifications_get_all_by_filters(context, filters=None, sort_keys=None,
+                                     sort_dirs=None, limit=None, marker=None):
+    """List live notifications; filters ``source_host_uuid``,
+    ``failover_segment_uuid``, ``type`` (equality), ``status`` (one or a
+    collection) and ``generated-since`` (``generated_time >=``, a
+    timezone-aware value is taken as UTC).
+
+    :raises: InvalidInput, MarkerNotFound, InvalidSortKey
+    """
+    model = models.Notification
+    filters = filters or {}
+    query = facade.model_query(context, model)
+    for key in ('source_host_uuid', 'failover_segment_uuid', 'type'):
+        if key in filters:
+            query = query.filter(getattr(model, key) == filters[key])
+    if 'status' in filters:
+        query = paging.filter_equal(query, model.status, filters['status'])
+    if 'generated-since' in filters:
+        since = timeutils.normalize_time(filters['generated-since'])
+        query = query.filter(model.generated_time >= since)
+    return paging.get_page(context, model, query, sort_keys, sort_dirs,
+                           limit, marker)
+
+
+def _notification_get_by_uuid(context, notification_uuid):
+    return _first(context, models.Notification,
+                  exception.NotificationNotFound(id=notification_uuid),
+                  notification_uuid=notification_uuid)
+
+
+@facade.reader
+def notification_get_by_uuid(context, notification_uuid):
+    """:raises: NotificationNotFound"""
+    return _notification_get_by_uuid(context, notification_uuid)
+
+
+@facade.reader
+def notification_get_by_id(context, notification_id):
+    """:raises: NotificationNotFound"""
+    return _first(context, models.Notification,
+                  exception.NotificationNotFound(id=notification_id),
+                  id=notification_id)
+
+
+@facade.writer
+def notification_create(context, values):
+    """Insert a notification and return it (a repeated uuid raises
+    oslo.db's DBDuplicateEntry as is).
+    """
+    notification = models.Notification()
+    notification.update(values)
+    notification.save(session=context.session)
+    return _notification_get_by_uuid(context,
+                                     notification.notification_uuid)
+
+
+@facade.writer
+def notification_update(context, notification_uuid, values):
+    """Update the live notification and return it.
+
+    :raises: NotificationNotFound
+    """
+    notification = _notification_get_by_uuid(context, notification_uuid)
+    notification.update(values)
+    notification.save(session=context.session)
+    return _notification_get_by_uuid(context, notification_uuid)
+
+
+@facade.writer
+def notification_delete(context, notification_uuid):
+    """Soft-delete the notification and, in the same transaction, its vm
+    moves.
+
+    :raises: NotificationNotFound
+    """
+    _soft_delete(context, models.Notification,
+                 exception.NotificationNotFound(id=notification_uuid),
+                 notification_uuid=notification_uuid)
+    facade.model_query(context, models.VMove).filter_by(
+        notification_uuid=notification_uuid).soft_delete(
+            synchronize_session=False)
+
+
+# --- vm moves ----------------------------------------------------------------
+
+@facade.reader
+def vmoves_get_all_by_filters(context, filters=None, sort_keys=None,
+                              sort_dirs=None, limit=None, marker=None):
+    """List live vm moves; filters ``notification_uuid``, ``type``
+    (equality) and ``status`` (one or a collection).
+
+    :raises: InvalidInput, MarkerNotFound, InvalidSortKey
+    """
+    model = models.VMove
+    filters = filters or {}
+    query = facade.model_query(context, model)
+    for key in ('notification_uuid', 'type'):
+        if key in filters:
+            query = query.filter(getattr(model, key) == filters[key])
+    if 'status' in filters:
+        query = paging.filter_equal(query, model.status, filters['status'])
+    return paging.get_page(context, model, query, sort_keys, sort_dirs,
+                           limit, marker)
+
+
+def _vmove_get_by_uuid(context, vmove_uuid):
+    return _first(context, models.VMove,
+                  exception.VMoveNotFound(id=vmove_uuid), uuid=vmove_uuid)
+
+
+@facade.reader
+def vmove_get_by_uuid(context, vmove_uuid):
+    """:raises: VMoveNotFound"""
+    return _vmove_get_by_uuid(context, vmove_uuid)
+
+
+@facade.writer
+def vmove_create(context, values):
+    """Insert a vm move and return it (DBDuplicateEntry propagates)."""
+    vmove = models.VMove()
+    vmove.update(values)
+    vmove.save(session=context.session)
+    return _vmove_get_by_uuid(context, vmove.uuid)
+
+
+@facade.writer
+def vmove_update(context, uuid, values):
+    """Update the live vm move ``uuid`` and return it.
+
+    :raises: VMoveNotFound
+    """
+    vmove = _vmove_get_by_uuid(context, uuid)
+    vmove.update(values)
+    vmove.save(session=context.session)
+    return _vmove_get_by_uuid(context, uuid)
+
+
+@facade.writer
+def vmove_delete(context, uuid):
+    """Soft-delete the live vm move ``uuid``.
+
+    :raises: VMoveNotFound
+    """
+    _soft_delete(context, models.VMove, exception.VMoveNotFound(id=uuid),
+                 uuid=uuid)

@@ -1,0 +1,103 @@
+"""Sorting, filtering and keyset paging shared by the four list functions.
+
+The semantics are those of spec 03 §4.3: ``created_at`` and ``id`` are
+always appended to the sort keys, the marker is a row's integer ``id``,
+and a page is the rows after the marker in sort order.
+"""
+
+import re
+
+from oslo_db import exception as db_exc
+from oslo_db.sqlalchemy import utils as sqlalchemyutils
+import sqlalchemy as sa
+
+from masakari.db import facade
+from masakari import exception
+from masakari.i18n import _
+
+SORT_DIRECTIONS = ('asc', 'desc')
+DEFAULT_SORT_KEYS = ('created_at', 'id')
+COLLECTION_TYPES = (list, tuple, set, frozenset)
+
+# NOTE: the largest id a SQL INTEGER column can hold on any backend we
+# support; larger markers cannot name a row (and overflow SQLite).
+_MAX_ID = 2 ** 63 - 1
+_DECIMAL_ID = re.compile(r'[0-9]+')
+
+
+def normalize_sort(sort_keys=None, sort_dirs=None):
+    """Return ``(keys, dirs)`` of equal length, ending in created_at, id.
+
+    :raises: InvalidInput for an unknown direction or more directions than
+        keys.
+    """
+    sort_keys = list(sort_keys or [])
+    sort_dirs = list(sort_dirs or [])
+    default_dir = sort_dirs[0] if sort_dirs else 'desc'
+    if any(direction not in SORT_DIRECTIONS for direction in sort_dirs):
+        raise exception.InvalidInput(
+            reason=_("Unknown sort direction, must be 'asc' or 'desc'"))
+    if len(sort_dirs) > len(sort_keys):
+        raise exception.InvalidInput(
+            reason=_("Sort direction size exceeds sort key size"))
+    sort_dirs += [default_dir] * (len(sort_keys) - len(sort_dirs))
+    for key in DEFAULT_SORT_KEYS:
+        if key not in sort_keys:
+            sort_keys.append(key)
+            sort_dirs.append(default_dir)
+    return sort_keys, sort_dirs
+
+
+def filter_equal(query, column, value):
+    """``column = value``, or ``column IN value`` for a collection."""
+    if isinstance(value, COLLECTION_TYPES):
+        return query.filter(column.in_(value))
+    return query.filter(column == value)
+
+
+def _marker_row(context, model, marker):
+    # NOTE: only a decimal integer names a row. MySQL would compare a text
+    # marker by its numeric prefix ('7882ccb9-...' -> 7882); we answer
+    # MarkerNotFound on every backend, as SQLite does.
+    marker_id = marker
+    if not isinstance(marker, int) or isinstance(marker, bool):
+        text = str(marker)
+        marker_id = int(text) if _DECIMAL_ID.fullmatch(text) else None
+    row = None
+    if marker_id is not None and 0 <= marker_id <= _MAX_ID:
+        row = facade.model_query(context, model).filter(
+            model.id == marker_id).first()
+    if row is None:
+        raise exception.MarkerNotFound(marker=marker)
+    return row
+
+
+def _check_sort_keys(model, sort_keys):
+    # NOTE: only columns can be sorted on; a relationship name such as
+    # 'failover_segment' is an invalid key like any other (the reference
+    # crashed with NotImplementedError).
+    columns = sa.inspect(model).column_attrs.keys()
+    for key in sort_keys:
+        if key not in columns:
+            raise exception.InvalidSortKey(
+                str(db_exc.InvalidSortKey(key)))
+
+
+def get_page(context, model, query, sort_keys=None, sort_dirs=None,
+             limit=None, marker=None):
+    """Return the rows of ``query`` (already filtered) for one page.
+
+    :raises: InvalidInput, MarkerNotFound, InvalidSortKey (checked in this
+        order, after ``limit == 0`` has returned an empty list untouched).
+    """
+    if limit == 0:
+        return []
+    sort_keys, sort_dirs = normalize_sort(sort_keys, sort_dirs)
+    marker_row = None
+    if marker is not None:
+        marker_row = _marker_row(context, model, marker)
+    _check_sort_keys(model, sort_keys)
+    query = sqlalchemyutils.paginate_query(query, model, limit, sort_keys,
+                                           marker=marker_row,
+                                           sort_dirs=sort_dirs)
+    return query.all()

@@ -1,0 +1,1 @@
+"""SQLAlchemy models and the alembic migrations of the main database."""

@@ -1,0 +1,91 @@
+"""The notification driver contract and its loader.
+
+A driver runs the recovery workflows; it is picked by
+``[DEFAULT]/notification_driver`` among the ``masakari.driver`` entry
+points (Masakari ships ``taskflow_driver``). Third-party drivers subclass
+:class:`NotificationDriver`; the method and parameter names are part of
+that contract (spec 04 §8).
+"""
+
+import abc
+import sys
+
+from oslo_log import log as logging
+from stevedore import driver
+
+import masakari.conf
+
+CONF = masakari.conf.CONF
+LOG = logging.getLogger(__name__)
+
+NAMESPACE = 'masakari.driver'
+
+
+class NotificationDriver(metaclass=abc.ABCMeta):
+    """What the engine asks of a recovery driver."""
+
+    @abc.abstractmethod
+    def execute_host_failure(self, context, host_name, recovery_method,
+                             notification_uuid, **kwargs):
+        """Recover the instances of a failed compute host.
+
+        The manager passes ``update_host_method`` and
+        ``reserved_host_list`` as keywords.
+        """
+
+    @abc.abstractmethod
+    def execute_instance_failure(self, context, instance_uuid,
+                                 notification_uuid):
+        """Recover one failed instance."""
+
+    @abc.abstractmethod
+    def execute_process_failure(self, context, process_name, host_name,
+                                notification_uuid):
+        """Handle a failed process (nova-compute) on a host."""
+
+    @abc.abstractmethod
+    def get_notification_recovery_workflow_details(self, context,
+                                                   recovery_method,
+                                                   notification_uuid):
+        """Return the progress details of a notification's workflows.
+
+        The manager passes the notification object as
+        ``notification_uuid``.
+        """
+
+    @abc.abstractmethod
+    def upgrade_backend(self, backend):
+        """Create or upgrade the driver's own storage at ``backend``."""
+
+
+def _reraise(manager, entrypoint, exc):
+    # NOTE: stevedore would log and swallow the error, then complain that
+    # no driver matches; the real cause must reach the caller.
+    raise exc
+
+
+def load_masakari_driver(driver_name=None):
+    """Load and instantiate the driver ``driver_name`` (default: the
+    configured ``notification_driver``).
+
+    Exits with status 1 when no name is configured or the driver cannot
+    be imported; any other error of the driver's constructor propagates.
+    """
+    if not driver_name:
+        driver_name = CONF.notification_driver
+    if not driver_name:
+        LOG.error('Notification driver option required, but not specified')
+        sys.exit(1)
+
+    LOG.info("Loading masakari notification driver '%s'", driver_name)
+    try:
+        notification_driver = driver.DriverManager(
+            NAMESPACE, driver_name, invoke_on_load=True,
+            on_load_failure_callback=_reraise).driver
+    except ImportError:
+        LOG.exception("Failed to load notification driver '%s'.",
+                      driver_name)
+        sys.exit(1)
+    if not isinstance(notification_driver, NotificationDriver):
+        raise TypeError("%s is not a NotificationDriver" % driver_name)
+    return notification_driver

@@ -1,0 +1,2 @@
+"""Notification drivers shipped with Masakari (entry points in
+``masakari.driver``)."""

@@ -1,0 +1,84 @@
+"""Taskflow persistence of the recovery workflows (the logbook database).
+
+One backend per ``[taskflow]/connection`` URL and process, reused by every
+workflow run (Masakari 22.0.0 built a new engine and pool each time). The
+schema belongs to the taskflow library and is created by it.
+"""
+
+import contextlib
+import threading
+
+import sqlalchemy as sa
+from taskflow import exceptions as taskflow_exc
+from taskflow.persistence import backends
+from taskflow.persistence.backends import impl_sqlalchemy
+
+_backends = {}
+_backends_lock = threading.Lock()
+
+
+def _enforce_sqlite_foreign_keys(dbapi_connection, connection_record):
+    cursor = dbapi_connection.cursor()
+    cursor.execute('PRAGMA foreign_keys=ON')
+    cursor.close()
+
+
+def get_backend(url):
+    """The taskflow persistence backend of ``url``, created on first use.
+
+    :raises: taskflow NotFound for an unknown URL scheme.
+    """
+    with _backends_lock:
+        backend = _backends.get(url)
+        if backend is None:
+            backend = backends.fetch({'connection': url})
+            if (isinstance(backend, impl_sqlalchemy.SQLAlchemyBackend) and
+                    backend.engine.dialect.name == 'sqlite'):
+                # NOTE: taskflow's tables cascade the deletion of a logbook
+                # to its flow and atom details through foreign keys, which
+                # SQLite only enforces when asked to.
+                sa.event.listen(backend.engine, 'connect',
+                                _enforce_sqlite_foreign_keys)
+            _backends[url] = backend
+        return backend
+
+
+def upgrade(url):
+    """Create or upgrade taskflow's tables (logbooks, flowdetails,
+    atomdetails) at ``url``, with taskflow's own migrations.
+
+    :raises: taskflow StorageFailure when the database refuses.
+    """
+    backend = get_backend(url)
+    with contextlib.closing(backend.get_connection()) as connection:
+        connection.upgrade()
+
+
+def destroy_logbooks(url, notification_uuids):
+    """Delete the logbooks of these notifications (a logbook's uuid is its
+    notification's uuid) with their flow and atom details.
+
+    :returns: ``{'logbooks': n, 'flowdetails': n, 'atomdetails': n}``,
+        the records deleted; notifications without a logbook are skipped.
+    """
+    counts = {'logbooks': 0, 'flowdetails': 0, 'atomdetails': 0}
+    backend = get_backend(url)
+    with contextlib.closing(backend.get_connection()) as connection:
+        for notification_uuid in notification_uuids:
+            try:
+                book = connection.get_logbook(notification_uuid)
+                connection.destroy_logbook(notification_uuid)
+            except taskflow_exc.NotFound:
+                continue
+            counts['logbooks'] += 1
+            counts['flowdetails'] += len(book)
+            counts['atomdetails'] += sum(len(flow) for flow in book)
+    return counts
+
+
+def reset():
+    """Close and forget every backend (tests, and processes that fork)."""
+    with _backends_lock:
+        for backend in _backends.values():
+            backend.close()
+        _backends.clear()
