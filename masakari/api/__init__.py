@@ -1,0 +1,1 @@
+"""The REST API of masakari-api: paste glue, routing, handlers, schemas."""

@@ -1,0 +1,41 @@
+"""Payload schemas per notification type, validated with the payload as
+the root document (so missing or extra keys carry no field prefix).
+"""
+
+EVENTS = ('STARTED', 'STOPPED')
+
+compute_host = {
+    'type': 'object',
+    'properties': {
+        'host_status': {'enum': ('NORMAL', 'UNKNOWN'), 'type': 'string'},
+        'cluster_status': {'enum': ('ONLINE', 'OFFLINE'), 'type': 'string'},
+        'event': {'enum': EVENTS, 'type': 'string'},
+    },
+    'required': ['event'],
+    'additionalProperties': False,
+}
+
+process = {
+    'type': 'object',
+    'properties': {
+        'process_name': {'type': 'string', 'minLength': 1,
+                         'maxLength': 4096},
+        'event': {'enum': EVENTS, 'type': 'string'},
+    },
+    'required': ['process_name', 'event'],
+    'additionalProperties': False,
+}
+
+vm = {
+    'type': 'object',
+    'properties': {
+        'instance_uuid': {'type': 'string', 'format': 'uuid'},
+        'vir_domain_event': {'type': 'string', 'minLength': 1,
+                             'maxLength': 255},
+        'event': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+    },
+    'required': ['instance_uuid', 'vir_domain_event', 'event'],
+    'additionalProperties': False,
+}
+
+BY_TYPE = {'COMPUTE_HOST': compute_host, 'PROCESS': process, 'VM': vm}
