@@ -1,0 +1,1 @@
+"""Access to the compute service: ``masakari.compute.nova.API``."""

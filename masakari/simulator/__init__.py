@@ -1,0 +1,92 @@
+"""A simulated OpenStack cloud (Keystone v3 + Nova v2.1) for Masakari.
+
+Masakari recovers instances by calling Nova. This package serves, over real
+HTTP, a small Keystone and a Nova with the semantics Masakari relies on, so
+that recoveries can be rehearsed and tested without a cloud::
+
+    masakari-simulator --topology small [--host 127.0.0.1] [--port 18774]
+
+It prints its URL and the masakari.conf lines that point Masakari at it.
+It is independent of the Masakari services (it imports none of them).
+
+Mounts (one port):
+
+* ``/identity``: Keystone. ``GET /`` (300, versions), ``GET /v3``,
+  ``POST /v3/auth/tokens`` (password method, project or system scope; 201,
+  token in ``X-Subject-Token``, catalogue with a ``compute`` entry named
+  ``nova`` pointing at ``/compute/v2.1``), ``GET|HEAD|DELETE
+  /v3/auth/tokens`` (validate or revoke ``X-Subject-Token``). Tokens expire
+  after ``token_ttl`` seconds.
+* ``/compute``: Nova, microversions 2.1 to 2.53 (``X-OpenStack-Nova-API-
+  Version`` / ``OpenStack-API-Version: compute X.Y``, echoed). ``GET
+  /os-services?host=&binary=``, ``PUT /os-services/{uuid}``, ``GET
+  /servers[/detail]?all_tenants=&host=&limit=&marker=``, ``GET
+  /servers/{id}``, ``POST /servers/{id}/action`` (``lock``, ``unlock``,
+  ``os-resetState``, ``os-stop``, ``os-start``, ``evacuate``), ``GET
+  /os-aggregates[/{id}]``, ``POST /os-aggregates/{id}/action``
+  (``add_host``, ``remove_host``). Every call needs a valid token; the
+  admin-only calls need the ``admin`` role.
+* ``/_simulator``: control. ``GET|DELETE /calls`` (the ordered call log of
+  Keystone and Nova requests, ``?service=nova|keystone``), ``GET /state``,
+  ``POST /hosts``, ``PUT /hosts/{name}`` (e.g. ``{"state": "down"}``),
+  ``POST /servers``, ``PUT /servers/{id}``, ``PUT /delays``, ``GET|POST|
+  DELETE /faults``, ``DELETE /tokens`` (revoke all).
+
+Topology file (JSON object; every key optional; unknown keys are errors)::
+
+    {
+      "region": "RegionOne",            # catalogue region
+      "compute_service_name": "nova",   # catalogue name of the compute entry
+      "max_limit": 1000,                # Nova's [api]max_limit (page size)
+      "token_ttl": 3600,                # seconds a token lives
+      "delays": {"evacuate": 2.0, "stop": 1.0, "start": 1.0},
+      "projects": ["service", {"name": "demo", "domain": "Default"}],
+      "users": [{"name": "masakari", "password": "masakari",
+                 "domain": "Default",
+                 "roles": {"service": ["admin"]},  # project -> roles
+                 "system_roles": ["admin"]}],      # for system scope
+      "hosts": ["compute-1",
+                {"name": "compute-2", "state": "up", "status": "enabled",
+                 "disabled_reason": null, "forced_down": false,
+                 "zone": "nova", "binaries": ["nova-compute"],
+                 "max_servers": 10}],
+      "servers": [{"name": "vm", "count": 3,    # vm-1, vm-2, vm-3
+                   "host": "compute-1", "project": "demo",
+                   "vm_state": "active", "task_state": null,
+                   "power_state": 1, "locked": false,
+                   "metadata": {"HA_Enabled": "True"},
+                   "fail_evacuate": false, "evacuate_delay": null,
+                   "id": "optional fixed UUID (not with count)"}],
+      "aggregates": [{"name": "agg-1", "id": 1, "hosts": ["compute-1"],
+                      "availability_zone": null, "metadata": {}}],
+      "faults": [{"service": "nova", "method": "POST",
+                  "path": "/servers/*/action", "action": "evacuate",
+                  "status": 503, "message": "...", "hang": 0,
+                  "times": 1, "skip": 0}]
+    }
+
+Defaults: user ``masakari``/``masakari`` with the admin role on project
+``service`` and on the system; project ``demo`` always exists and owns the
+servers that name no project. Ids are derived from names, so a topology
+always yields the same ids. Bundled examples live in ``topologies/``
+(``--topology small`` loads ``topologies/small.json``).
+
+Behaviour worth knowing:
+
+* A host's ``state`` is what Nova reports (``up``/``down``); Nova refuses to
+  evacuate from a host whose service is up (400), so mark the failed host
+  down (topology or ``PUT /_simulator/hosts/{name}``) to let recovery work.
+* Evacuate picks its destination when accepted: the requested host if its
+  service is enabled and up (disabled only with ``force``) and under
+  ``max_servers``, else the least loaded such host; with none the server
+  ends in ``error``. The move completes after ``evacuate_delay`` (per server)
+  or ``delays.evacuate`` seconds; ``fail_evacuate`` servers end in
+  ``error`` on their old host instead.
+* Fault rules match Keystone or Nova calls by method, path glob (with or
+  without the version prefix) and action name; ``hang`` delays the answer
+  (a "hung" call), ``status`` replaces it by an error in the service's fault
+  format; ``times``/``skip`` choose which matching calls are affected.
+* Servers are listed newest first (Nova's created_at/id descending order),
+  i.e. in reverse topology order; a full page has a ``servers_links`` next
+  link.
+"""

@@ -1,0 +1,126 @@
+"""The objects of the simulated cloud: services, servers, aggregates, users.
+
+Plain data; the rules that change them live in the service modules
+(``nova_*``, ``keystone``) and the whole set is held by ``state.Cloud``.
+"""
+
+import dataclasses
+import datetime
+import uuid
+
+# Stable ids: the same topology file always yields the same ids, so an
+# operator can write them down and tests can predict them.
+_NAMESPACE = uuid.UUID('7c1f3b52-3a8e-4a55-9a3c-6f0d2a3f5e11')
+
+DEFAULT_DOMAIN_ID = 'default'
+
+# Nova's power states (nova/compute/power_state.py).
+RUNNING = 1
+SHUTDOWN = 4
+
+
+def stable_uuid(kind, name):
+    """A UUID derived from a kind and a name (same input, same UUID)."""
+    return str(uuid.uuid5(_NAMESPACE, '%s:%s' % (kind, name)))
+
+
+def domain_id(name):
+    """The id of a domain given by name or id (Default is ``default``)."""
+    if name.lower() == DEFAULT_DOMAIN_ID:
+        return DEFAULT_DOMAIN_ID
+    return uuid.uuid5(_NAMESPACE, 'domain:%s' % name).hex
+
+
+def isotime(moment=None):
+    """Nova's timestamp format: ``2026-10-28T10:00:00Z``."""
+    moment = moment or datetime.datetime.now(datetime.timezone.utc)
+    return moment.strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+@dataclasses.dataclass
+class Service:
+    id: str
+    binary: str
+    host: str
+    zone: str
+    status: str = 'enabled'
+    state: str = 'up'
+    disabled_reason: object = None
+    forced_down: bool = False
+    updated_at: str = dataclasses.field(default_factory=isotime)
+
+    @property
+    def is_up(self):
+        return self.state == 'up' and not self.forced_down
+
+
+@dataclasses.dataclass
+class Server:
+    id: str
+    name: str
+    project_id: str
+    user_id: str
+    host: object
+    vm_state: str = 'active'
+    task_state: object = None
+    power_state: int = RUNNING
+    metadata: dict = dataclasses.field(default_factory=dict)
+    locked: bool = False
+    locked_by: object = None
+    created_at: str = dataclasses.field(default_factory=isotime)
+    updated_at: str = dataclasses.field(default_factory=isotime)
+    # Failure injection and per-server timing (not visible through Nova).
+    fail_evacuate: bool = False
+    evacuate_delay: object = None
+
+
+@dataclasses.dataclass
+class Aggregate:
+    id: int
+    name: str
+    hosts: list
+    availability_zone: object = None
+    metadata: dict = dataclasses.field(default_factory=dict)
+    uuid: str = ''
+    created_at: str = dataclasses.field(default_factory=isotime)
+
+
+@dataclasses.dataclass
+class Project:
+    id: str
+    name: str
+    domain_name: str = 'Default'
+
+    @property
+    def domain_id(self):
+        return domain_id(self.domain_name)
+
+
+@dataclasses.dataclass
+class User:
+    id: str
+    name: str
+    password: str
+    domain_name: str = 'Default'
+    # project id -> role names
+    project_roles: dict = dataclasses.field(default_factory=dict)
+    system_roles: list = dataclasses.field(default_factory=list)
+
+    @property
+    def domain_id(self):
+        return domain_id(self.domain_name)
+
+
+@dataclasses.dataclass
+class Token:
+    id: str
+    user: User
+    project: object
+    system: bool
+    roles: list
+    issued_at: float
+    expires_at: float
+
+    @property
+    def is_admin(self):
+        return 'admin' in self.roles

@@ -1,0 +1,206 @@
+"""The simulated cloud's state, its lock, its clock for delayed changes.
+
+``Cloud`` is shared by the HTTP services and the control API; every read or
+change of its objects happens under ``cloud.lock``. Asynchronous outcomes
+(an evacuation finishing, a server stopping) are queued on one scheduler
+thread so that stopping the simulator cancels them all.
+"""
+
+import dataclasses
+import heapq
+import itertools
+import threading
+import time
+
+from masakari.simulator import calls
+from masakari.simulator import faults
+from masakari.simulator import topology as topology_mod
+
+HOST_FIELDS = {'state', 'status', 'disabled_reason', 'forced_down'}
+SERVER_FIELDS = {'vm_state', 'task_state', 'power_state', 'host', 'metadata',
+                 'locked', 'fail_evacuate', 'evacuate_delay'}
+
+
+class Scheduler:
+    """Run callables after a delay on one background thread."""
+
+    def __init__(self):
+        self._queue = []
+        self._order = itertools.count()
+        self._wakeup = threading.Condition()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name='simulator-scheduler')
+        self._thread.start()
+
+    def call_later(self, delay, function):
+        """Run ``function()`` in ``delay`` seconds (at once when <= 0)."""
+        if delay <= 0:
+            function()
+            return
+        with self._wakeup:
+            heapq.heappush(self._queue, (time.monotonic() + delay,
+                                         next(self._order), function))
+            self._wakeup.notify()
+
+    def stop(self):
+        with self._wakeup:
+            self._stopped = True
+            self._queue = []
+            self._wakeup.notify()
+        self._thread.join(5)
+
+    def _run(self):
+        while True:
+            with self._wakeup:
+                while not self._stopped and (
+                        not self._queue or
+                        self._queue[0][0] > time.monotonic()):
+                    timeout = (self._queue[0][0] - time.monotonic()
+                               if self._queue else None)
+                    self._wakeup.wait(timeout)
+                if self._stopped:
+                    return
+                function = heapq.heappop(self._queue)[2]
+            function()
+
+
+class Cloud:
+    """Everything the simulated Keystone and Nova know, and the call log."""
+
+    def __init__(self, topology):
+        settings = topology_mod.settings(topology)
+        self.region = settings['region']
+        self.compute_service_name = settings['compute_service_name']
+        self.max_limit = settings['max_limit']
+        self.token_ttl = settings['token_ttl']
+        self.delays = settings['delays']
+        self.projects = topology_mod.build_projects(topology)
+        self.users = topology_mod.build_users(topology, self.projects)
+        self.services = topology_mod.build_services(topology)
+        self.capacities = topology_mod.host_capacities(topology)
+        self.servers = {}
+        self.aggregates = topology_mod.build_aggregates(
+            topology, self.compute_hosts())
+        self.tokens = {}
+        # server id -> destination chosen (None: no valid host) while the
+        # evacuation is in progress.
+        self.evacuations = {}
+        self.lock = threading.RLock()
+        self.calls = calls.CallLog()
+        self.faults = faults.FaultInjector(topology.get('faults', []))
+        self.stopping = threading.Event()
+        self.scheduler = Scheduler()
+        self.add_servers(topology.get('servers', []))
+
+    # --- queries (callers hold the lock) ------------------------------------
+
+    def compute_hosts(self):
+        return [service.host for service in self.services.values()
+                if service.binary == 'nova-compute']
+
+    def compute_service(self, host):
+        for service in self.services.values():
+            if service.host == host and service.binary == 'nova-compute':
+                return service
+        return None
+
+    def project_by_id(self, project_id):
+        for project in self.projects.values():
+            if project.id == project_id:
+                return project
+        return None
+
+    # --- control (used by the control API and by tests in-process) --------
+
+    def update_host(self, name, **fields):
+        """Change the services of a host: state up/down, status, ..."""
+        unknown = set(fields) - HOST_FIELDS
+        if unknown:
+            raise ValueError('unknown host fields: %s (allowed: %s)' %
+                             (', '.join(sorted(unknown)),
+                              ', '.join(sorted(HOST_FIELDS))))
+        with self.lock:
+            services = [service for service in self.services.values()
+                        if service.host == name]
+            if not services:
+                raise KeyError('no host named %s' % name)
+            for service in services:
+                for key, value in fields.items():
+                    setattr(service, key, value)
+            return [dataclasses.asdict(service) for service in services]
+
+    def add_host(self, entry):
+        """Add a host (a topology ``hosts`` entry); return its services."""
+        entry = {'name': entry} if isinstance(entry, str) else entry
+        added = topology_mod.build_services({'hosts': [entry]})
+        with self.lock:
+            if any(service.host == entry['name']
+                   for service in self.services.values()):
+                raise ValueError('host %s already exists' % entry['name'])
+            self.services.update(added)
+            if entry.get('max_servers') is not None:
+                self.capacities[entry['name']] = int(entry['max_servers'])
+        return [dataclasses.asdict(service) for service in added.values()]
+
+    def add_servers(self, entries):
+        """Add servers (topology ``servers`` entries); return them."""
+        with self.lock:
+            servers = topology_mod.build_servers(
+                entries, self.projects, self.users, self.compute_hosts())
+            for server in servers:
+                if server.id in self.servers:
+                    raise ValueError('server id %s already exists' %
+                                     server.id)
+                self.servers[server.id] = server
+            return [dataclasses.asdict(server) for server in servers]
+
+    def update_server(self, server_id, **fields):
+        """Change a server's fields directly (no Nova rule applies)."""
+        unknown = set(fields) - SERVER_FIELDS
+        if unknown:
+            raise ValueError('unknown server fields: %s (allowed: %s)' %
+                             (', '.join(sorted(unknown)),
+                              ', '.join(sorted(SERVER_FIELDS))))
+        with self.lock:
+            server = self.servers.get(server_id)
+            if server is None:
+                raise KeyError('no server with id %s' % server_id)
+            for key, value in fields.items():
+                setattr(server, key, value)
+            return dataclasses.asdict(server)
+
+    def update_delays(self, **delays):
+        """Change the seconds stop/start/evacuate take to finish."""
+        unknown = set(delays) - set(self.delays)
+        if unknown:
+            raise ValueError('unknown delays: %s (allowed: %s)' %
+                             (', '.join(sorted(unknown)),
+                              ', '.join(sorted(self.delays))))
+        with self.lock:
+            self.delays.update({key: float(value)
+                                for key, value in delays.items()})
+            return dict(self.delays)
+
+    def revoke_tokens(self):
+        """Invalidate every issued token (clients must authenticate again)."""
+        with self.lock:
+            self.tokens.clear()
+
+    def snapshot(self):
+        """The whole state as JSON-ready data."""
+        with self.lock:
+            return {
+                'services': [dataclasses.asdict(service)
+                             for service in self.services.values()],
+                'servers': [dataclasses.asdict(server)
+                            for server in self.servers.values()],
+                'aggregates': [dataclasses.asdict(aggregate)
+                               for aggregate in self.aggregates.values()],
+                'delays': dict(self.delays),
+                'faults': self.faults.rules(),
+            }
+
+    def close(self):
+        self.stopping.set()
+        self.scheduler.stop()

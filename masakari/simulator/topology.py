@@ -1,0 +1,207 @@
+"""Read a topology (JSON file or dict) into the simulator's objects.
+
+The format is described in the package docstring (``masakari.simulator``).
+Every mistake is a ValueError naming the entry, so a typo in an operator's
+file is reported at start-up instead of silently ignored.
+"""
+
+import json
+import os
+
+from masakari.simulator import model
+
+TOPOLOGY_DIR = os.path.join(os.path.dirname(__file__), 'topologies')
+
+TOP_LEVEL_KEYS = {'region', 'compute_service_name', 'max_limit', 'token_ttl',
+                  'delays', 'projects', 'users', 'hosts', 'servers',
+                  'aggregates', 'faults'}
+DELAY_KEYS = {'evacuate', 'stop', 'start'}
+DEFAULT_DELAYS = {'evacuate': 2.0, 'stop': 1.0, 'start': 1.0}
+DEFAULT_USERS = [{'name': 'masakari', 'password': 'masakari',
+                  'roles': {'service': ['admin']}, 'system_roles': ['admin']}]
+DEFAULT_PROJECT = 'demo'
+HOST_KEYS = {'name', 'state', 'status', 'disabled_reason', 'forced_down',
+             'zone', 'binaries', 'max_servers'}
+SERVER_KEYS = {'name', 'id', 'host', 'project', 'vm_state', 'task_state',
+               'power_state', 'metadata', 'locked', 'fail_evacuate',
+               'evacuate_delay', 'count'}
+AGGREGATE_KEYS = {'name', 'id', 'hosts', 'availability_zone', 'metadata'}
+USER_KEYS = {'name', 'id', 'password', 'domain', 'roles', 'system_roles'}
+# vm_states whose guest is not running (nova/compute/power_state.py).
+POWERED_OFF_STATES = {'stopped', 'shelved', 'shelved_offloaded'}
+
+
+def load(source):
+    """Return the topology dict of a file path or a bundled example name."""
+    path = source
+    if not os.path.exists(path):
+        bundled = os.path.join(TOPOLOGY_DIR, '%s.json' % source)
+        if not os.path.exists(bundled):
+            raise ValueError('topology %s: no such file, and no bundled '
+                             'topology of that name (%s)' %
+                             (source, ', '.join(bundled_names())))
+        path = bundled
+    with open(path) as topology_file:
+        try:
+            return json.load(topology_file)
+        except ValueError as error:
+            raise ValueError('topology %s: invalid JSON: %s' % (path, error))
+
+
+def bundled_names():
+    """Names of the example topologies shipped with the package."""
+    return sorted(name[:-5] for name in os.listdir(TOPOLOGY_DIR)
+                  if name.endswith('.json'))
+
+
+def _check_keys(what, entry, allowed):
+    if not isinstance(entry, dict):
+        raise ValueError('topology: %s must be an object, not %r' %
+                         (what, entry))
+    unknown = set(entry) - allowed
+    if unknown:
+        raise ValueError('topology: %s has unknown keys: %s (allowed: %s)' %
+                         (what, ', '.join(sorted(unknown)),
+                          ', '.join(sorted(allowed))))
+
+
+def settings(topology):
+    """Scalar settings with their defaults."""
+    _check_keys('the topology', topology, TOP_LEVEL_KEYS)
+    delays = dict(DEFAULT_DELAYS)
+    given = topology.get('delays', {})
+    _check_keys('delays', given, DELAY_KEYS)
+    delays.update({key: float(value) for key, value in given.items()})
+    return {
+        'region': topology.get('region', 'RegionOne'),
+        'compute_service_name': topology.get('compute_service_name', 'nova'),
+        'max_limit': int(topology.get('max_limit', 1000)),
+        'token_ttl': float(topology.get('token_ttl', 3600)),
+        'delays': delays,
+    }
+
+
+def build_projects(topology):
+    """Projects named anywhere in the topology, by name."""
+    names = [DEFAULT_PROJECT]
+    for entry in topology.get('projects', []):
+        names.append(entry['name'] if isinstance(entry, dict) else entry)
+    for user in topology.get('users', DEFAULT_USERS):
+        names.extend(user.get('roles', {}))
+    names.extend(server['project'] for server in topology.get('servers', [])
+                 if 'project' in server)
+    domains = {entry['name']: entry.get('domain', 'Default')
+               for entry in topology.get('projects', [])
+               if isinstance(entry, dict)}
+    return {name: model.Project(id=model.stable_uuid('project', name),
+                                name=name,
+                                domain_name=domains.get(name, 'Default'))
+            for name in names}
+
+
+def build_users(topology, projects):
+    users = {}
+    for entry in topology.get('users', DEFAULT_USERS):
+        _check_keys('user %r' % entry.get('name'), entry, USER_KEYS)
+        user = model.User(
+            id=entry.get('id', model.stable_uuid('user', entry['name'])),
+            name=entry['name'], password=entry['password'],
+            domain_name=entry.get('domain', 'Default'),
+            project_roles={projects[name].id: list(roles)
+                           for name, roles in entry.get('roles', {}).items()},
+            system_roles=list(entry.get('system_roles', [])))
+        users[user.id] = user
+    return users
+
+
+def build_services(topology):
+    """One service per (host, binary), in file order."""
+    services = {}
+    for entry in topology.get('hosts', []):
+        if isinstance(entry, str):
+            entry = {'name': entry}
+        _check_keys('host %r' % entry.get('name'), entry, HOST_KEYS)
+        for binary in entry.get('binaries', ['nova-compute']):
+            service = model.Service(
+                id=model.stable_uuid('service', '%s/%s' % (entry['name'],
+                                                           binary)),
+                binary=binary, host=entry['name'],
+                zone=entry.get('zone', 'nova') if binary == 'nova-compute'
+                else 'internal',
+                status=entry.get('status', 'enabled'),
+                state=entry.get('state', 'up'),
+                disabled_reason=entry.get('disabled_reason'),
+                forced_down=bool(entry.get('forced_down', False)))
+            if service.status not in ('enabled', 'disabled'):
+                raise ValueError('topology: host %r: status must be enabled '
+                                 'or disabled' % entry['name'])
+            if service.state not in ('up', 'down'):
+                raise ValueError('topology: host %r: state must be up or '
+                                 'down' % entry['name'])
+            services[service.id] = service
+    return services
+
+
+def host_capacities(topology):
+    """Host name -> max_servers (only for hosts that set it)."""
+    return {entry['name']: int(entry['max_servers'])
+            for entry in topology.get('hosts', [])
+            if isinstance(entry, dict) and entry.get('max_servers')
+            is not None}
+
+
+def build_servers(entries, projects, users, compute_hosts):
+    """Servers of topology entries (``count`` expands to name-1..name-N)."""
+    default_user = next(iter(users.values()))
+    servers = []
+    for entry in entries:
+        _check_keys('server %r' % entry.get('name'), entry, SERVER_KEYS)
+        if entry.get('host') not in compute_hosts:
+            raise ValueError('topology: server %r: host %r is not a '
+                             'nova-compute host' % (entry.get('name'),
+                                                    entry.get('host')))
+        project = entry.get('project', DEFAULT_PROJECT)
+        if project not in projects:
+            raise ValueError('topology: server %r: unknown project %r' %
+                             (entry['name'], project))
+        count = entry.get('count')
+        names = ([entry['name']] if count is None else
+                 ['%s-%d' % (entry['name'], i) for i in range(1, count + 1)])
+        if count is not None and 'id' in entry:
+            raise ValueError('topology: server %r: id and count exclude '
+                             'each other' % entry['name'])
+        vm_state = entry.get('vm_state', 'active')
+        for name in names:
+            servers.append(model.Server(
+                id=entry.get('id', model.stable_uuid('server', name)),
+                name=name, project_id=projects[project].id,
+                user_id=default_user.id, host=entry['host'],
+                vm_state=vm_state, task_state=entry.get('task_state'),
+                power_state=entry.get(
+                    'power_state', model.SHUTDOWN
+                    if vm_state in POWERED_OFF_STATES else model.RUNNING),
+                metadata=dict(entry.get('metadata', {})),
+                locked=bool(entry.get('locked', False)),
+                locked_by='admin' if entry.get('locked') else None,
+                fail_evacuate=bool(entry.get('fail_evacuate', False)),
+                evacuate_delay=entry.get('evacuate_delay')))
+    return servers
+
+
+def build_aggregates(topology, compute_hosts):
+    aggregates = {}
+    for number, entry in enumerate(topology.get('aggregates', []), 1):
+        _check_keys('aggregate %r' % entry.get('name'), entry,
+                    AGGREGATE_KEYS)
+        unknown = set(entry.get('hosts', [])) - set(compute_hosts)
+        if unknown:
+            raise ValueError('topology: aggregate %r: unknown hosts %s' %
+                             (entry['name'], ', '.join(sorted(unknown))))
+        aggregate = model.Aggregate(
+            id=int(entry.get('id', number)), name=entry['name'],
+            hosts=list(entry.get('hosts', [])),
+            availability_zone=entry.get('availability_zone'),
+            metadata=dict(entry.get('metadata', {})),
+            uuid=model.stable_uuid('aggregate', entry['name']))
+        aggregates[aggregate.id] = aggregate
+    return aggregates
