@@ -1,0 +1,190 @@
+"""masakari-api: serve the paste app ``masakari_api`` with eventlet workers.
+
+The server lives here, not in masakari/service.py (the engine's module),
+so that eventlet stays confined to masakari/cmd.
+"""
+
+from masakari.cmd import monkey_patch  # noqa: F401,H306 (must be first)
+
+import os  # noqa: I100
+import socket
+import ssl
+import sys
+
+import eventlet
+import eventlet.wsgi
+import greenlet
+from oslo_concurrency import processutils
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_service import service
+from paste import deploy
+
+from masakari import config
+from masakari import coordination
+from masakari import exception
+from masakari import objects
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+APP_NAME = 'masakari_api'
+BACKLOG = 128
+
+
+def find_paste_config():
+    """Path of ``[wsgi]api_paste_config`` (relative: config search path).
+
+    :raises: ConfigNotFound
+    """
+    name = CONF.wsgi.api_paste_config
+    path = name if os.path.isabs(name) else CONF.find_file(name)
+    if not path or not os.path.exists(path):
+        raise exception.ConfigNotFound(path=name)
+    return os.path.abspath(path)
+
+
+def load_app(name=APP_NAME):
+    """Load the paste application ``name``.
+
+    :raises: ConfigNotFound, PasteAppNotFound
+    """
+    path = find_paste_config()
+    try:
+        LOG.debug('Loading app %(name)s from %(path)s',
+                  {'name': name, 'path': path})
+        return deploy.loadapp('config:%s' % path, name=name)
+    except LookupError:
+        LOG.exception('Could not load paste app %s', name)
+        raise exception.PasteAppNotFound(name=name, path=path)
+
+
+def _worker_count():
+    workers = CONF.masakari_api_workers
+    if workers is None or workers == 0:
+        return processutils.get_worker_count()
+    if workers < 0:
+        raise exception.InvalidInput(reason=(
+            'masakari_api_workers value of %d is invalid, must be greater '
+            'than 0' % workers))
+    return workers
+
+
+def _ssl_context():
+    """The server TLS context of [wsgi]ssl_*; fails fast when unusable."""
+    cert, key, ca = (CONF.wsgi.ssl_cert_file, CONF.wsgi.ssl_key_file,
+                     CONF.wsgi.ssl_ca_file)
+    for label, path in (('cert_file', cert), ('ca_file', ca),
+                        ('key_file', key)):
+        if path and not os.path.exists(path):
+            raise RuntimeError('Unable to find %s : %s' % (label, path))
+    if not (cert and key):
+        raise RuntimeError('When running server in SSL mode, you must '
+                           'specify both a cert_file and key_file option '
+                           'value in your configuration file')
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    if ca:
+        context.load_verify_locations(ca)
+        context.verify_mode = ssl.CERT_REQUIRED
+    return context
+
+
+class WSGIService(service.ServiceBase):
+    """The listening socket (bound in the parent) and one eventlet server
+    per worker process.
+    """
+
+    def __init__(self, name=APP_NAME):
+        self.name = name
+        self.app = load_app(name)
+        self.workers = _worker_count()
+        self.host = CONF.masakari_api_listen
+        self.port = CONF.masakari_api_listen_port
+        self.ssl_context = _ssl_context() if CONF.use_ssl else None
+        self.socket = self._bind()
+        self._server = None
+        self._pool = None
+
+    def _bind(self):
+        try:
+            family, _type, _proto, _name, address = socket.getaddrinfo(
+                self.host, self.port, socket.AF_UNSPEC,
+                socket.SOCK_STREAM)[0]
+        except socket.gaierror:
+            family, address = socket.AF_INET, (self.host, self.port)
+        try:
+            sock = eventlet.listen(address, family, backlog=BACKLOG)
+        except OSError:
+            LOG.error('Could not bind to %(host)s:%(port)s',
+                      {'host': self.host, 'port': self.port})
+            raise
+        LOG.info('%(name)s listening on %(host)s:%(port)s',
+                 {'name': self.name, 'host': self.host, 'port': self.port})
+        return sock
+
+    def start(self):
+        """Serve in this (worker) process."""
+        if CONF.coordination.backend_url:
+            coordination.COORDINATOR.start()
+        sock = self.socket.dup()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        if hasattr(socket, 'TCP_KEEPIDLE'):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE,
+                            CONF.wsgi.tcp_keepidle)
+        if self.ssl_context:
+            sock = self.ssl_context.wrap_socket(sock, server_side=True)
+        eventlet.wsgi.MAX_HEADER_LINE = CONF.wsgi.max_header_line
+        # NOTE: read after parsing, so [wsgi]default_pool_size is honoured
+        # (the reference read it at import time and always used 1000).
+        self._pool = eventlet.GreenPool(CONF.wsgi.default_pool_size)
+        self._server = eventlet.spawn(
+            eventlet.wsgi.server, sock, self.app,
+            custom_pool=self._pool,
+            log=logging.getLogger('masakari.%s.wsgi.server' % self.name),
+            log_format=CONF.wsgi.wsgi_log_format,
+            keepalive=CONF.wsgi.keep_alive,
+            socket_timeout=CONF.wsgi.client_socket_timeout or None)
+
+    def stop(self):
+        """Stop accepting connections."""
+        LOG.info('Stopping WSGI server.')
+        if self._server is not None:
+            self._pool.resize(0)
+            self._server.kill()
+
+    def wait(self):
+        """Wait for the requests in progress to finish."""
+        try:
+            if self._server is not None:
+                self._pool.waitall()
+                self._server.wait()
+        except greenlet.GreenletExit:
+            LOG.info('WSGI server has stopped.')
+
+    def reset(self):
+        """SIGHUP: restore the pool size after a stop."""
+        if self._pool is not None:
+            self._pool.resize(CONF.wsgi.default_pool_size)
+
+
+def main():
+    """Console script ``masakari-api``."""
+    config.parse_args(sys.argv)
+    logging.setup(CONF, 'masakari')
+    objects.register_all()
+    launcher = service.ProcessLauncher(CONF, restart_method='mutate')
+    try:
+        server = WSGIService(APP_NAME)
+    except exception.PasteAppNotFound as error:
+        LOG.error('Failed to start ``%(name)s`` service. Error: %(error)s',
+                  {'name': APP_NAME, 'error': error})
+        sys.exit(1)
+    except (exception.InvalidInput, RuntimeError) as error:
+        LOG.error('Failed to start %(name)s on %(host)s:%(port)s: %(error)s',
+                  {'name': APP_NAME, 'host': CONF.masakari_api_listen,
+                   'port': CONF.masakari_api_listen_port, 'error': error})
+        sys.exit(1)
+    launcher.launch_service(server, workers=server.workers)
+    launcher.wait()

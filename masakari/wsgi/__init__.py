@@ -1,0 +1,1 @@
+"""The WSGI application of masakari-api (see api.py)."""
