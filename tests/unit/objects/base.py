@@ -1,0 +1,64 @@
+"""ObjectTestCase: objects on in-memory SQLite, notifications captured."""
+
+import datetime
+
+from oslotest import base as test_base
+
+import masakari.conf
+from masakari import context
+from masakari import objects
+from tests.fixtures import conf as conf_fixture
+from tests.fixtures import database as database_fixture
+from tests.fixtures import rpc as rpc_fixture
+
+CONF = masakari.conf.CONF
+objects.register_all()
+
+SEGMENT_UUID = 'f9703c93-8acc-4d9f-b44b-0bc97e581222'
+HOST_UUID = '907be468-9eb1-44a8-9360-b07152519417'
+NOTIFICATION_UUID = '7882ccb9-ebb1-43b3-848b-f2333ae4b79c'
+
+
+class ObjectTestCase(test_base.BaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(conf_fixture.ConfFixture(CONF))
+        self.useFixture(database_fixture.Database(CONF))
+        self.bus = self.useFixture(rpc_fixture.RPCFixture(CONF))
+        self.ctxt = context.RequestContext(user_id='u1', project_id='p1',
+                                           is_admin=True)
+
+    def data_keys(self, event_type):
+        """The payload data keys of the only ``event_type`` emitted."""
+        return set(self.bus.payload_data(event_type))
+
+    def create_segment(self, **values):
+        fields = {'name': 'seg1', 'service_type': 'compute',
+                  'description': None, 'recovery_method': 'auto',
+                  'enabled': True}
+        fields.update(values)
+        segment = objects.FailoverSegment(self.ctxt, **fields)
+        segment.create()
+        return segment
+
+    def create_host(self, segment, **values):
+        fields = {'name': 'h1', 'type': 'COMPUTE',
+                  'control_attributes': 'SSH', 'reserved': False,
+                  'on_maintenance': False, 'failover_segment': segment}
+        fields.update(values)
+        host = objects.Host(self.ctxt, **fields)
+        host.create()
+        return host
+
+    def create_notification(self, **values):
+        fields = {'type': 'PROCESS', 'status': 'new',
+                  'generated_time': datetime.datetime(2026, 10, 28, 10),
+                  'source_host_uuid': HOST_UUID,
+                  'payload': {'event': 'STOPPED',
+                              'process_name': 'nova-compute'},
+                  'failover_segment_uuid': SEGMENT_UUID}
+        fields.update(values)
+        notification = objects.Notification(self.ctxt, **fields)
+        notification.create()
+        return notification
