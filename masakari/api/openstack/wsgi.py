@@ -66,8 +66,9 @@ def fault(status, message, headers=None):
     name = FAULT_NAMES.get(status, 'masakariFault')
     body = {name: {'code': status, 'message': message}}
     response = webob.Response(status=status,
-                              content_type=JSON, charset='UTF-8',
                               body=json.dumps(body).encode())
+    # NOTE: set as a header: WebOb drops a charset given for JSON.
+    response.headers['Content-Type'] = JSON + '; charset=UTF-8'
     response.headers.update(headers or {})
     return response
 

@@ -1,0 +1,1 @@
+"""Contract tests of the REST API against the real paste pipeline."""

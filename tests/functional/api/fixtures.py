@@ -1,0 +1,47 @@
+"""Gabbi fixtures: start the API (tests.fixtures.api) around a YAML file.
+
+``for_backend(name)`` gives the fixture classes YAML files name (APIFixture,
+KeystoneFixture) bound to one database backend; ``application`` is the
+intercept gabbi calls into, forwarding to the app of the running fixture.
+"""
+
+import types
+
+from gabbi import fixture
+
+from tests.fixtures import api as api_fixture
+
+_current = {}
+
+
+def application():
+    """The WSGI app for gabbi's intercept (built before the fixtures run,
+    so it forwards to whichever API the current fixture started).
+    """
+    def app(environ, start_response):
+        return _current['app'](environ, start_response)
+    return app
+
+
+class _Fixture(fixture.GabbiFixture):
+    auth_strategy = 'noauth2'
+    backend = 'sqlite'
+
+    def start_fixture(self):
+        self.api = api_fixture.APIFixture(self.auth_strategy, self.backend)
+        self.api.setUp()
+        _current['app'] = self.api.app
+
+    def stop_fixture(self):
+        _current.pop('app', None)
+        self.api.cleanUp()
+
+
+def for_backend(backend):
+    """A module-like namespace of the fixture classes for ``backend``."""
+    attributes = {'auth_strategy': None, 'backend': backend}
+    return types.SimpleNamespace(
+        APIFixture=type('APIFixture', (_Fixture,),
+                        dict(attributes, auth_strategy='noauth2')),
+        KeystoneFixture=type('KeystoneFixture', (_Fixture,),
+                             dict(attributes, auth_strategy='keystone')))
