@@ -55,7 +55,9 @@ class _ContextMiddleware:
             try:
                 catalog = jsonutils.loads(req.headers['X_SERVICE_CATALOG'])
             except ValueError:
-                raise webob.exc.HTTPInternalServerError(
+                # NOTE: a 500 in the reference; a client's malformed
+                # header is bad input (doc/source/user/differences/api.rst).
+                raise webob.exc.HTTPBadRequest(
                     explanation='Invalid service catalog json.')
         ctx = context.RequestContext.from_environ(
             req.environ, remote_address=remote_address,
