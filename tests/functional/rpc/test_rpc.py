@@ -1,0 +1,191 @@
+"""The engine RPC API on the real RabbitMQ (spec 02 §8).
+
+(a) a cast of process_notification reaches an engine endpoint, (b) the
+1.1 call gets its reply, and a failure comes back under the class and
+module of masakari.exception; plus the default exchange ``masakari``.
+"""
+
+import datetime
+import json
+import queue
+import uuid
+
+import oslo_messaging as messaging
+
+from masakari.engine import rpcapi
+from masakari import exception
+from masakari import objects
+from masakari.objects import base as objects_base
+from masakari import rpc
+from tests.fixtures import rpc as rpc_fixture
+from tests.functional.rpc import base
+
+objects.register_all()
+
+NOTIFICATION_UUID = '7882ccb9-ebb1-43b3-848b-f2333ae4b79c'
+
+
+def stored_notification(ctxt):
+    """A Notification as loaded from the DB (13 fields, no changes)."""
+    row = {
+        'id': 1, 'notification_uuid': NOTIFICATION_UUID,
+        'generated_time': datetime.datetime(2026, 10, 28, 10, 0, 0),
+        'source_host_uuid': 'e3fe016c-f32c-4971-8e7f-8ca518e30f72',
+        'type': 'PROCESS', 'status': 'new',
+        'payload': '{"event": "STOPPED", "process_name": "nova-compute"}',
+        'failover_segment_uuid': '44f3f05c-8e15-4fac-9e0b-994d3c1f4991',
+        'message': None,
+        'created_at': datetime.datetime(2026, 10, 28, 22, 43, 57),
+        'updated_at': None, 'deleted_at': None, 'deleted': 0,
+    }
+    return objects.Notification._from_db_object(
+        ctxt, objects.Notification(), row)
+
+
+class EngineEndpoint(object):
+    """A stand-in for the engine manager, at the same target version."""
+
+    target = messaging.Target(version=rpcapi.EngineAPI.RPC_API_VERSION)
+
+    def __init__(self):
+        self.received = queue.Queue()
+        self.fail = False
+
+    def process_notification(self, context, notification=None):
+        self.received.put((context, notification))
+
+    def get_notification_recovery_workflow_details(self, context,
+                                                   notification):
+        if self.fail:
+            raise exception.MasakariException(
+                'Failed to fetch notification recovery workflow details '
+                'for %s' % notification.notification_uuid)
+        notification['recovery_workflow_details'] = [
+            objects.NotificationProgressDetails.create(
+                name='DisableComputeServiceTask', progress=1.0,
+                progress_details=[{'timestamp': '2026-01-01 00:00:00.000001',
+                                   'progress': '0.0', 'message': 'm'}],
+                state='SUCCESS')]
+        return notification
+
+
+class EngineRPCTestCase(base.RabbitTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.notification = stored_notification(self.ctxt)
+        self.engine_api = rpcapi.EngineAPI()
+
+    def start_engine(self):
+        endpoint = EngineEndpoint()
+        server_name = 'engine-%s' % uuid.uuid4().hex[:8]
+        self.raw.delete_queue_on_cleanup('%s.%s' % (self.topic, server_name))
+        server = rpc.get_server(
+            messaging.Target(topic=self.topic, server=server_name),
+            [endpoint], serializer=objects_base.MasakariObjectSerializer(),
+            executor='threading')
+        server.start()
+        self.addCleanup(server.wait)
+        self.addCleanup(server.stop)
+        return endpoint
+
+
+class TestEngineRPC(EngineRPCTestCase):
+
+    def test_cast_reaches_the_engine(self):
+        endpoint = self.start_engine()
+
+        self.engine_api.process_notification(self.ctxt, self.notification)
+
+        ctxt, notification = endpoint.received.get(timeout=30)
+        self.assertTrue(objects_base.obj_equal_prims(self.notification,
+                                                     notification))
+        self.assertEqual(set(), notification.obj_what_changed())
+        self.assertEqual(self.ctxt.to_dict(), ctxt.to_dict())
+
+    def test_call_gets_the_reply(self):
+        self.start_engine()
+
+        result = self.engine_api.get_notification_recovery_workflow_details(
+            self.ctxt, self.notification)
+
+        self.assertIsInstance(result, objects.Notification)
+        self.assertEqual(NOTIFICATION_UUID, result.notification_uuid)
+        self.assertEqual(
+            [('DisableComputeServiceTask', 1.0, 'SUCCESS')],
+            [(details.name, details.progress, details.state)
+             for details in result.recovery_workflow_details])
+
+    def test_call_failure_is_a_masakari_exception(self):
+        endpoint = self.start_engine()
+        endpoint.fail = True
+
+        error = self.assertRaises(
+            exception.MasakariException,
+            self.engine_api.get_notification_recovery_workflow_details,
+            self.ctxt, self.notification)
+
+        self.assertEqual('MasakariException_Remote',
+                         error.__class__.__name__)
+        self.assertEqual('Failed to fetch notification recovery workflow '
+                         'details for %s' % NOTIFICATION_UUID,
+                         error.format_message())
+
+    def test_failure_reply_frame(self):
+        endpoint = self.start_engine()
+        endpoint.fail = True
+        reply_queue = self.raw.declare_queue('reply_%s' % uuid.uuid4().hex)
+        call = rpc_fixture.load_frame(
+            'call_get_notification_recovery_workflow_details')
+        call.update(_reply_q=reply_queue.name, _msg_id=uuid.uuid4().hex)
+
+        self.raw.publish(call, exchange=self.exchange,
+                         routing_key=self.topic)
+
+        reply = rpc_fixture.unwrap(self.raw.get(reply_queue, timeout=30))
+        self.assertEqual({'_msg_id', '_unique_id', 'failure', 'ending',
+                          'result'}, set(reply))
+        self.assertEqual((call['_msg_id'], True, None),
+                         (reply['_msg_id'], reply['ending'],
+                          reply['result']))
+        failure = json.loads(reply['failure'])
+        self.assertEqual({'class', 'module', 'message', 'tb', 'args',
+                          'kwargs'}, set(failure))
+        self.assertEqual(('MasakariException', 'masakari.exception',
+                          {'code': 500}),
+                         (failure['class'], failure['module'],
+                          failure['kwargs']))
+
+    def test_cast_frame_on_the_wire(self):
+        engine_queue = self.raw.declare_queue(
+            'test_engine_%s' % uuid.uuid4().hex, self.exchange,
+            routing_key=self.topic)
+
+        self.engine_api.process_notification(self.ctxt, self.notification)
+
+        message = self.raw.get(engine_queue, timeout=30)
+        self.assertEqual('application/json', message.content_type)
+        self.assertEqual(2, message.properties['delivery_mode'])
+        frame = rpc_fixture.unwrap(message)
+        expected = rpc_fixture.load_frame('cast_process_notification')
+        self.assertEqual(set(expected), set(frame))
+        self.assertEqual(expected['args'], frame['args'])
+
+
+class TestDefaultExchange(EngineRPCTestCase):
+    """Without [DEFAULT]/control_exchange, everything goes to 'masakari'."""
+
+    unique_exchange = False
+
+    def test_cast_goes_to_the_masakari_exchange(self):
+        self.assertEqual('masakari', base.CONF.control_exchange)
+        engine_queue = self.raw.declare_queue(
+            'test_engine_%s' % uuid.uuid4().hex, 'masakari',
+            routing_key=self.topic)
+
+        self.engine_api.process_notification(self.ctxt, self.notification)
+
+        message = self.raw.get(engine_queue, timeout=30)
+        self.assertEqual({'exchange': 'masakari', 'routing_key': self.topic},
+                         {key: message.delivery_info[key]
+                          for key in ('exchange', 'routing_key')})
