@@ -20,6 +20,8 @@ from masakari.simulator import web
 LOG = logging.getLogger(__name__)
 
 SERVICES = {'keystone': keystone, 'nova': nova}
+# Seconds stop() may wait for the serving loop to notice it.
+POLL_INTERVAL = 0.05
 MOUNTS = ((keystone.MOUNT, 'keystone'), (nova.MOUNT, 'nova'),
           (control.MOUNT, 'control'))
 
@@ -88,7 +90,11 @@ class Simulator:
     def __init__(self, topology, host='127.0.0.1', port=0, echo=None):
         self.cloud = state.Cloud(topology)
         self._echo = echo
-        self._httpd = _Server((host, port), _Handler)
+        try:
+            self._httpd = _Server((host, port), _Handler)
+        except OSError:
+            self.cloud.close()
+            raise
         self._httpd.simulator = self
         self._thread = None
         bound_host, bound_port = self._httpd.server_address[:2]
@@ -111,6 +117,7 @@ class Simulator:
     def start(self):
         """Serve on a background thread; return self."""
         self._thread = threading.Thread(target=self._httpd.serve_forever,
+                                        args=(POLL_INTERVAL,),
                                         name='simulator-http', daemon=True)
         self._thread.start()
         return self
@@ -118,7 +125,7 @@ class Simulator:
     def serve_forever(self):
         """Serve on the calling thread until stop() or an interruption."""
         try:
-            self._httpd.serve_forever()
+            self._httpd.serve_forever(POLL_INTERVAL)
         finally:
             self._close()
 

@@ -90,8 +90,8 @@ class Cloud:
         self.calls = calls.CallLog()
         self.faults = faults.FaultInjector(topology.get('faults', []))
         self.stopping = threading.Event()
-        self.scheduler = Scheduler()
         self.add_servers(topology.get('servers', []))
+        self.scheduler = Scheduler()
 
     # --- queries (callers hold the lock) ------------------------------------
 

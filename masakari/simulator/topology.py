@@ -162,7 +162,8 @@ def build_servers(entries, projects, users, compute_hosts):
                                                     entry.get('host')))
         project = entry.get('project', DEFAULT_PROJECT)
         if project not in projects:
-            raise ValueError('topology: server %r: unknown project %r' %
+            raise ValueError('server %r: unknown project %r (servers added '
+                             'at run time use existing projects)' %
                              (entry['name'], project))
         count = entry.get('count')
         names = ([entry['name']] if count is None else

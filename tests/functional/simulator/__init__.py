@@ -1,0 +1,1 @@
+"""The masakari-simulator command, run as a process and driven over HTTP."""

@@ -1,0 +1,1 @@
+"""Tests of the Nova client wrapper against the simulated cloud."""

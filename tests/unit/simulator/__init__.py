@@ -1,0 +1,1 @@
+"""Tests of the simulated cloud, driven over real HTTP in-process."""
