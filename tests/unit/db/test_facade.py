@@ -1,0 +1,133 @@
+"""Transactions, retries and configuration of the DB API (spec 03 §1, §4.1)."""
+
+from unittest import mock
+
+import fixtures
+from oslo_db import exception as db_exc
+
+from masakari.db import api as db
+from masakari.db import facade
+from masakari.db.sqlalchemy import models
+from tests.unit.db import base
+
+
+class _Flaky:
+    """A DB API style function failing ``failures`` times with ``error``."""
+
+    def __init__(self, error, failures):
+        self.calls = 0
+
+        def attempt(context):
+            self.calls += 1
+            # Proves that every attempt runs in a transaction of its own.
+            assert context.session.in_transaction()
+            if self.calls <= failures:
+                raise error
+            return self.calls
+        self.function = attempt
+
+
+class TestRetries(base.DbTestCase):
+
+    def setUp(self):
+        super().setUp()
+        # NOTE: the retry waits are real sleeps (1 s, then up to 10 s).
+        self.sleep = self.useFixture(
+            fixtures.MockPatch('oslo_db.api.time.sleep')).mock
+
+    def waits(self):
+        # NOTE: time.sleep(0) is oslo.db yielding on connection check-in.
+        return [call for call in self.sleep.call_args_list
+                if call != mock.call(0)]
+
+    def test_deadlock_is_retried_five_times(self):
+        flaky = _Flaky(db_exc.DBDeadlock(), failures=5)
+        self.assertEqual(6, facade.writer(flaky.function)(self.ctx))
+        waits = self.waits()
+        self.assertEqual(mock.call(1), waits[0])
+        self.assertEqual(5, len(waits))
+        for wait in waits[1:]:
+            self.assertLessEqual(wait[0][0], 10)
+
+    def test_sixth_deadlock_is_raised(self):
+        flaky = _Flaky(db_exc.DBDeadlock(), failures=6)
+        self.assertRaises(db_exc.DBDeadlock, facade.reader(flaky.function),
+                          self.ctx)
+        self.assertEqual(6, flaky.calls)
+
+    def test_lost_connection_is_not_retried_by_default(self):
+        flaky = _Flaky(db_exc.DBConnectionError(), failures=1)
+        self.assertRaises(db_exc.DBConnectionError,
+                          facade.reader(flaky.function), self.ctx)
+        self.assertEqual(1, flaky.calls)
+
+    def test_use_db_reconnect_is_honoured(self):
+        # Fix: 22.0.0 read these options before parsing the config files.
+        self.conf_fixture.config(use_db_reconnect=True, db_max_retries=3,
+                                 db_retry_interval=2,
+                                 db_inc_retry_interval=False,
+                                 group='database')
+        self.addCleanup(db.configure(self.conf_fixture.conf))
+        flaky = _Flaky(db_exc.DBConnectionError(), failures=3)
+        self.assertEqual(4, facade.reader(flaky.function)(self.ctx))
+        self.assertEqual([mock.call(2)] * 3, self.waits())
+        flaky = _Flaky(db_exc.DBConnectionError(), failures=4)
+        self.assertRaises(db_exc.DBConnectionError,
+                          facade.reader(flaky.function), self.ctx)
+
+    def test_other_errors_are_not_retried(self):
+        flaky = _Flaky(db_exc.DBError(), failures=1)
+        self.assertRaises(db_exc.DBError, facade.writer(flaky.function),
+                          self.ctx)
+        self.assertEqual(1, flaky.calls)
+
+
+class TestWriterTransaction(base.DbTestCase):
+
+    def test_a_failing_writer_rolls_back(self):
+        segment = self.create_segment(name='seg1')
+
+        @facade.writer
+        def rename_then_fail(context):
+            row = facade.model_query(context, models.FailoverSegment).one()
+            row.name = 'renamed'
+            context.session.flush()
+            raise RuntimeError('boom')
+
+        self.assertRaises(RuntimeError, rename_then_fail, self.ctx)
+        self.assertEqual('seg1', db.failover_segment_get_by_uuid(
+            self.ctx, segment.uuid).name)
+
+
+class TestModelQuery(base.DbTestCase):
+
+    @facade.reader
+    def names(self, context, read_deleted=None):
+        return sorted(row.name for row in facade.model_query(
+            context, models.FailoverSegment, read_deleted=read_deleted))
+
+    def test_read_deleted(self):
+        self.create_segment(name='live')
+        gone = self.create_segment(name='gone')
+        db.failover_segment_delete(self.ctx, gone.uuid)
+        self.assertEqual(['live'], self.names(self.ctx))
+        self.assertEqual(['gone', 'live'], self.names(self.ctx, 'yes'))
+        self.assertEqual(['gone'], self.names(self.ctx, 'only'))
+        self.assertEqual(['gone'],
+                         self.names(self.ctx.elevated(read_deleted='only')))
+        error = self.assertRaises(ValueError, self.names, self.ctx, 'maybe')
+        self.assertEqual("Unrecognized read_deleted value 'maybe'", str(error))
+
+
+class TestConfigure(base.DbTestCase):
+
+    def test_engine_follows_the_configuration(self):
+        self.assertEqual('sqlite://', str(db.get_engine().url))
+        path = self.useFixture(fixtures.TempDir()).path
+        url = 'sqlite:///%s/other.sqlite' % path
+        self.conf_fixture.config(connection=url, group='database')
+        restore = db.configure(self.conf_fixture.conf)
+        self.assertEqual(url, str(db.get_engine().url))
+        self.assertEqual(url, str(db.get_engine(use_slave=True).url))
+        restore()
+        self.assertIs(self.database.engine, db.get_engine())

@@ -1,0 +1,150 @@
+"""DB API: notifications (spec 03 §4.6) and vm moves (§4.7)."""
+
+import datetime
+
+from oslo_db import exception as db_exc
+from oslo_utils import uuidutils
+
+from masakari.db import api as db
+from masakari import exception
+from tests.unit.db import base
+
+
+class TestNotification(base.DbTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.notification = self.create_notification()
+        self.uuid = self.notification.notification_uuid
+
+    def test_create_and_get(self):
+        self.assertEqual('new', self.notification.status)
+        self.assertEqual(0, self.notification.deleted)
+        self.assertIsNone(self.notification.failover_segment_uuid)
+        for row in (db.notification_get_by_uuid(self.ctx, self.uuid),
+                    db.notification_get_by_id(self.ctx,
+                                              self.notification.id)):
+            self.assertEqual('{"event": "STOPPED"}', row.payload)
+            self.assertEqual(datetime.datetime(2026, 1, 1, 10),
+                             row.generated_time)
+
+    def test_duplicate_uuid_is_not_translated(self):
+        self.assertRaises(db_exc.DBDuplicateEntry, self.create_notification,
+                          notification_uuid=self.uuid)
+
+    def test_not_found(self):
+        error = self.assertRaises(exception.NotificationNotFound,
+                                  db.notification_get_by_uuid, self.ctx, 'x')
+        self.assertEqual('No notification with id x.',
+                         error.format_message())
+        self.assertRaises(exception.NotificationNotFound,
+                          db.notification_get_by_id, self.ctx, 77)
+        self.assertRaises(exception.NotificationNotFound,
+                          db.notification_update, self.ctx, 'x', {})
+
+    def test_update(self):
+        updated = db.notification_update(
+            self.ctx, self.uuid, {'status': 'running', 'message': 'go'})
+        self.assertEqual('running', updated.status)
+        self.assertEqual('go', updated.message)
+        self.assertEqual(0, updated.updated_at.microsecond)
+
+    def test_delete_cascades_to_vmoves(self):
+        vmove = self.create_vmove(self.uuid)
+        other = self.create_vmove(self.create_notification().notification_uuid)
+        db.notification_delete(self.ctx, self.uuid)
+        self.assertRaises(exception.NotificationNotFound,
+                          db.notification_get_by_uuid, self.ctx, self.uuid)
+        self.assertRaises(exception.VMoveNotFound, db.vmove_get_by_uuid,
+                          self.ctx, vmove.uuid)
+        self.assertEqual(other.uuid,
+                         db.vmove_get_by_uuid(self.ctx, other.uuid).uuid)
+        error = self.assertRaises(exception.NotificationNotFound,
+                                  db.notification_delete, self.ctx, self.uuid)
+        self.assertEqual('No notification with id %s.' % self.uuid,
+                         error.format_message())
+
+    def test_list_filters(self):
+        host = uuidutils.generate_uuid()
+        segment = uuidutils.generate_uuid()
+        vm = self.create_notification(
+            type='VM', source_host_uuid=host, status='running',
+            failover_segment_uuid=segment,
+            generated_time=datetime.datetime(2026, 1, 1, 12))
+        process = self.create_notification(
+            type='PROCESS', source_host_uuid=host, status='error',
+            generated_time=datetime.datetime(2026, 1, 1, 11))
+
+        def uuids(filters):
+            return {row.notification_uuid for row in
+                    db.notifications_get_all_by_filters(self.ctx, filters)}
+
+        self.assertEqual({vm.notification_uuid, process.notification_uuid},
+                         uuids({'source_host_uuid': host}))
+        self.assertEqual({vm.notification_uuid},
+                         uuids({'failover_segment_uuid': segment}))
+        self.assertEqual({process.notification_uuid},
+                         uuids({'type': 'PROCESS'}))
+        self.assertEqual({self.uuid, process.notification_uuid},
+                         uuids({'status': ['new', 'error']}))
+        self.assertEqual({vm.notification_uuid},
+                         uuids({'status': 'running'}))
+        self.assertEqual({vm.notification_uuid, process.notification_uuid},
+                         uuids({'generated-since':
+                                datetime.datetime(2026, 1, 1, 11)}))
+        # A timezone-aware bound is compared in UTC: 13:00+02:00 is 11:00Z.
+        plus_two = datetime.timezone(datetime.timedelta(hours=2))
+        self.assertEqual({vm.notification_uuid, process.notification_uuid},
+                         uuids({'generated-since': datetime.datetime(
+                             2026, 1, 1, 13, tzinfo=plus_two)}))
+        self.assertEqual(3, len(uuids({'generated_since': 'ignored'})))
+
+
+class TestVMove(base.DbTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.notification_uuid = self.create_notification().notification_uuid
+        self.vmove = self.create_vmove(self.notification_uuid)
+
+    def test_create_get_update_delete(self):
+        row = db.vmove_get_by_uuid(self.ctx, self.vmove.uuid)
+        self.assertEqual('pending', row.status)
+        self.assertIsNone(row.dest_host)
+        updated = db.vmove_update(self.ctx, self.vmove.uuid,
+                                  {'status': 'succeeded', 'dest_host': 'h2'})
+        self.assertEqual('succeeded', updated.status)
+        self.assertEqual('h2', updated.dest_host)
+        self.assertIsNotNone(updated.updated_at)
+        db.vmove_delete(self.ctx, self.vmove.uuid)
+        error = self.assertRaises(exception.VMoveNotFound,
+                                  db.vmove_get_by_uuid, self.ctx,
+                                  self.vmove.uuid)
+        self.assertEqual('No vm move with id %s.' % self.vmove.uuid,
+                         error.format_message())
+        self.assertRaises(exception.VMoveNotFound, db.vmove_delete, self.ctx,
+                          self.vmove.uuid)
+        self.assertRaises(exception.VMoveNotFound, db.vmove_update, self.ctx,
+                          self.vmove.uuid, {})
+
+    def test_duplicate_uuid_is_not_translated(self):
+        self.assertRaises(db_exc.DBDuplicateEntry, self.create_vmove,
+                          self.notification_uuid, uuid=self.vmove.uuid)
+
+    def test_list_filters(self):
+        failed = self.create_vmove(self.notification_uuid, status='failed',
+                                   type='migration')
+        other = self.create_vmove(self.create_notification().notification_uuid)
+
+        def uuids(filters):
+            return {row.uuid for row in
+                    db.vmoves_get_all_by_filters(self.ctx, filters)}
+
+        self.assertEqual({self.vmove.uuid, failed.uuid},
+                         uuids({'notification_uuid': self.notification_uuid}))
+        self.assertEqual({failed.uuid}, uuids({'type': 'migration'}))
+        self.assertEqual({self.vmove.uuid, other.uuid},
+                         uuids({'status': 'pending'}))
+        self.assertEqual({self.vmove.uuid, failed.uuid},
+                         uuids({'notification_uuid': self.notification_uuid,
+                                'status': ('pending', 'failed')}))

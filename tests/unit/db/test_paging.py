@@ -1,0 +1,146 @@
+"""The list functions' sorting, marker and limit semantics (spec 03 §4.3)."""
+
+import datetime
+
+from masakari.db import api as db
+from masakari import exception
+from tests.unit.db import base
+
+T0 = datetime.datetime(2026, 3, 1, 12, 0, 0)
+
+
+class TestListSemantics(base.DbTestCase):
+
+    def setUp(self):
+        super().setUp()
+        # ids 1..4; 2 and 3 share created_at, so id breaks the tie.
+        self.segments = [
+            self.create_segment(name='b', created_at=T0),
+            self.create_segment(name='d', created_at=T0 + _minutes(1),
+                                enabled=False),
+            self.create_segment(name='a', created_at=T0 + _minutes(1)),
+            self.create_segment(name='c', created_at=T0 + _minutes(2)),
+        ]
+
+    def names(self, **kwargs):
+        return [row.name for row in
+                db.failover_segment_get_all_by_filters(self.ctx, **kwargs)]
+
+    def test_default_order_is_created_at_then_id_descending(self):
+        self.assertEqual(['c', 'a', 'd', 'b'], self.names())
+
+    def test_first_direction_is_the_default_for_the_appended_keys(self):
+        self.assertEqual(['a', 'b', 'c', 'd'],
+                         self.names(sort_keys=['name'], sort_dirs=['asc']))
+        self.assertEqual(['b', 'd', 'a', 'c'],
+                         self.names(sort_keys=['created_at'],
+                                    sort_dirs=['asc']))
+        self.assertEqual(['d', 'c', 'b', 'a'], self.names(sort_keys=['name']))
+        self.assertEqual(['d', 'c', 'b', 'a'],
+                         self.names(sort_keys=['enabled', 'name'],
+                                    sort_dirs=['asc', 'desc']))
+
+    def test_limit_and_keyset_pages(self):
+        seen = []
+        marker = None
+        while True:
+            page = db.failover_segment_get_all_by_filters(
+                self.ctx, sort_keys=['enabled', 'name'],
+                sort_dirs=['asc', 'asc'], limit=1, marker=marker)
+            if not page:
+                break
+            seen.append(page[0].name)
+            marker = page[0].id
+        self.assertEqual(['d', 'a', 'b', 'c'], seen)
+        self.assertEqual(['c', 'a'], self.names(limit=2))
+        self.assertEqual(['d', 'b'],
+                         self.names(limit=2, marker=self.segments[2].id))
+
+    def test_limit_zero_returns_nothing_without_checking(self):
+        self.assertEqual([], self.names(limit=0, sort_dirs=['up'],
+                                        marker='nope', sort_keys=['x']))
+
+    def test_marker_may_be_a_decimal_string(self):
+        self.assertEqual(['d', 'b'],
+                         self.names(marker=str(self.segments[2].id)))
+
+    def test_marker_from_outside_the_filters_is_accepted(self):
+        rows = db.failover_segment_get_all_by_filters(
+            self.ctx, filters={'enabled': True},
+            marker=self.segments[1].id)
+        self.assertEqual(['b'], [row.name for row in rows])
+
+    def test_invalid_markers(self):
+        # Fix: on MySQL '2abc' or a uuid starting with digits matched the
+        # row with that numeric prefix; only a decimal id names a row.
+        db.failover_segment_delete(self.ctx, self.segments[3].uuid)
+        for marker in ('2abc', '%d-7882ccb9' % self.segments[1].id, 'abc',
+                       '', ' 2', '2.0', '-1', 99, str(2 ** 70),
+                       self.segments[3].id):
+            error = self.assertRaises(
+                exception.MarkerNotFound,
+                db.failover_segment_get_all_by_filters, self.ctx,
+                marker=marker)
+            self.assertEqual('Marker %s could not be found.' % marker,
+                             error.format_message())
+
+    def test_invalid_sort_directions(self):
+        error = self.assertRaises(exception.InvalidInput, self.names,
+                                  sort_keys=['name'], sort_dirs=['up'])
+        self.assertEqual("Invalid input received: Unknown sort direction, "
+                         "must be 'asc' or 'desc'", error.format_message())
+        self.assertRaises(exception.InvalidInput, self.names,
+                          sort_keys=['name'], sort_dirs=['asc-nullsfirst'])
+        error = self.assertRaises(exception.InvalidInput, self.names,
+                                  sort_keys=['name'],
+                                  sort_dirs=['asc', 'desc'])
+        self.assertEqual('Invalid input received: Sort direction size '
+                         'exceeds sort key size', error.format_message())
+        self.assertRaises(exception.InvalidInput, self.names,
+                          sort_dirs=['asc'])
+
+    def test_invalid_sort_keys(self):
+        error = self.assertRaises(exception.InvalidSortKey, self.names,
+                                  sort_keys=['foo'])
+        self.assertEqual('Sort key supplied is invalid: foo',
+                         error.format_message())
+        self.assertEqual(400, error.code)
+
+    def test_relationship_names_are_invalid_sort_keys(self):
+        # Fix: 22.0.0 crashed with NotImplementedError (a 500).
+        self.create_host(self.segments[0])
+        error = self.assertRaises(exception.InvalidSortKey,
+                                  db.host_get_all_by_filters, self.ctx,
+                                  sort_keys=['failover_segment'])
+        self.assertEqual('Sort key supplied is invalid: failover_segment',
+                         error.format_message())
+        self.assertRaises(exception.InvalidSortKey, self.names,
+                          sort_keys=['hosts'])
+
+    def test_checks_run_in_order(self):
+        self.assertRaises(exception.InvalidInput, self.names,
+                          sort_keys=['foo'], sort_dirs=['up'], marker='x')
+        self.assertRaises(exception.MarkerNotFound, self.names,
+                          sort_keys=['foo'], marker='x')
+
+
+class TestOtherLists(base.DbTestCase):
+
+    def test_every_list_function_pages_by_id(self):
+        segment = self.create_segment()
+        hosts = [self.create_host(segment, created_at=T0) for _ in range(3)]
+        notifications = [self.create_notification(created_at=T0)
+                         for _ in range(3)]
+        vmoves = [self.create_vmove('n', created_at=T0) for _ in range(3)]
+        for list_rows, rows in ((db.host_get_all_by_filters, hosts),
+                                (db.notifications_get_all_by_filters,
+                                 notifications),
+                                (db.vmoves_get_all_by_filters, vmoves)):
+            page = list_rows(self.ctx, limit=1, marker=rows[2].id)
+            self.assertEqual([rows[1].id], [row.id for row in page])
+            self.assertRaises(exception.MarkerNotFound, list_rows, self.ctx,
+                              marker='1x')
+
+
+def _minutes(count):
+    return datetime.timedelta(minutes=count)

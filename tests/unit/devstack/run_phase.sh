@@ -1,0 +1,16 @@
+#!/bin/bash
+# Run one devstack phase of the plugin the way devstack does: the settings
+# sourced, then plugin.sh sourced with the mode and phase, under errexit.
+# Usage: run_phase.sh <plugin dir> <mode> [<phase>]
+# $DISABLED_SERVICES (comma-separated) are disabled after the settings.
+set -o errexit
+
+here=$(dirname "${BASH_SOURCE[0]}")
+# shellcheck source=tests/unit/devstack/stubs.sh
+source "$here/stubs.sh"
+# shellcheck source=devstack/settings
+source "$1/settings"
+IFS=, read -ra disabled <<< "${DISABLED_SERVICES:-}"
+disable_service "${disabled[@]}"
+# shellcheck source=devstack/plugin.sh
+source "$1/plugin.sh" "$2" "${3:-}"

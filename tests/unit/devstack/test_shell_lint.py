@@ -1,0 +1,36 @@
+"""The plugin's shell passes ``bash -n`` and shellcheck.
+
+shellcheck is required, not optional: .ci/run installs it (apt package
+``shellcheck``); a machine without it fails here with that hint.
+"""
+
+import shutil
+import subprocess
+
+import testtools
+
+from tests.unit.devstack import host as devstack
+
+SCRIPTS = ['devstack/plugin.sh', 'devstack/settings',
+           'tests/unit/devstack/stubs.sh', 'tests/unit/devstack/run_phase.sh']
+
+
+class TestShellLint(testtools.TestCase):
+
+    def _run(self, argv):
+        return subprocess.run(argv, cwd=devstack.REPO, capture_output=True,
+                              text=True, timeout=120)
+
+    def test_bash_syntax(self):
+        for script in SCRIPTS:
+            result = self._run(['bash', '-n', script])
+            self.assertEqual(0, result.returncode,
+                             '%s: %s' % (script, result.stderr))
+
+    def test_shellcheck(self):
+        shellcheck = shutil.which('shellcheck')
+        self.assertIsNotNone(
+            shellcheck, 'shellcheck missing: apt-get install -y shellcheck')
+        # -x follows the "source" directives (paths relative to the tree).
+        result = self._run([shellcheck, '-x', '--shell=bash'] + SCRIPTS)
+        self.assertEqual(0, result.returncode, result.stdout)
