@@ -126,18 +126,17 @@ class NotificationBusTestCase(base.RabbitTestCase):
 
     def create_segment(self, **values):
         segment = objects.FailoverSegment(
-            self.ctxt, uuid=SEGMENT_UUID, name='seg1',
-            service_type='compute', description=None,
-            recovery_method='auto', enabled=True)
+            self.ctxt, name='seg1', service_type='compute',
+            description=None, recovery_method='auto', enabled=True)
         segment.update(values)
         segment.create()
         return segment
 
-    def create_host(self, segment):
+    def create_host(self, segment, **values):
         host = objects.Host(
-            self.ctxt, uuid=HOST_UUID, name='h1', type='COMPUTE',
-            control_attributes='SSH', reserved=False, on_maintenance=False,
-            failover_segment=segment)
+            self.ctxt, name='h1', type='COMPUTE', control_attributes='SSH',
+            reserved=False, on_maintenance=False, failover_segment=segment)
+        host.update(values)
         host.create()
         return host
 
@@ -145,7 +144,7 @@ class NotificationBusTestCase(base.RabbitTestCase):
 class TestApiNotifications(NotificationBusTestCase):
 
     def test_catalogue_of_the_api_operations(self):
-        segment = self.create_segment()
+        segment = self.create_segment(name='test')
         segment.description = 'd2'
         segment.save()
         host = self.create_host(segment)
@@ -220,8 +219,11 @@ class TestEngineNotifications(NotificationBusTestCase):
     binary = notifications.ENGINE_BINARY
 
     def test_host_update_by_the_engine(self):
-        host = self.create_host(self.create_segment(description='d2'))
-        self.receive('info', 4)
+        segment = self.create_segment(uuid=SEGMENT_UUID)
+        segment.description = 'd2'
+        segment.save()
+        host = self.create_host(segment, uuid=HOST_UUID)
+        self.receive('info', 6)
 
         host.on_maintenance = True
         host.save()
@@ -242,8 +244,7 @@ class TestEngineNotifications(NotificationBusTestCase):
     def test_process_notifications(self):
         host = self.create_host(self.create_segment())
         notification = objects.Notification(
-            self.ctxt, notification_uuid='7882ccb9-ebb1-43b3-848b-f2333ae4b79c',
-            type='COMPUTE_HOST', status='new',
+            self.ctxt, type='COMPUTE_HOST', status='new',
             generated_time='2026-10-28T10:00:00Z',
             source_host_uuid='e3fe016c-f32c-4971-8e7f-8ca518e30f72',
             payload={'event': 'STOPPED', 'host_status': 'NORMAL',
@@ -251,6 +252,8 @@ class TestEngineNotifications(NotificationBusTestCase):
             failover_segment_uuid=host.failover_segment.uuid)
         notification.create()
         self.receive('info', 6)
+        expected = load_expected('process-notification-error-payload-data'
+                                 '.json')
 
         notifications.notify_about_notification_update(
             self.ctxt, notification, action=Action.NOTIFICATION_PROCESS,
@@ -278,9 +281,8 @@ class TestEngineNotifications(NotificationBusTestCase):
                          set(start['payload']['masakari_object.data']))
         self.assertEqual(('notification.process.error', 'ERROR'),
                          (error['event_type'], error['priority']))
-        expected = load_expected('process-notification-error-payload-data'
-                                 '.json')
         data = error['payload']['masakari_object.data']
-        self.assertEqual(notification.id, data.pop('id'))
-        expected.pop('id')
+        for key in ('id', 'notification_uuid'):
+            self.assertEqual(notification[key], data[key])
+            expected[key] = data[key]
         self.assertEqual(expected, data)
