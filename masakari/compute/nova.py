@@ -206,6 +206,18 @@ class API:
         return _service(nova, host_name, binary).status == 'disabled'
 
     @translate_nova_exception
+    def is_service_down(self, context, host_name, binary=COMPUTE_BINARY):
+        """Whether Nova reports the host's service of that binary down.
+
+        Not in Masakari 22.0.0; used only by the opt-in
+        [host_failure]/poll_compute_service_down.
+        """
+        nova = novaclient(context)
+        LOG.info('Fetch the state of the %s service of %s', binary,
+                 host_name)
+        return _service(nova, host_name, binary).state == 'down'
+
+    @translate_nova_exception
     def evacuate_instance(self, context, uuid, target=None):
         """Evacuate a server; Nova's scheduler picks a host unless target."""
         nova = novaclient(context)

@@ -17,7 +17,9 @@ SERVICE_UPDATE_KEYS = ('status', 'disabled_reason', 'forced_down')
 def service_view(service):
     return {'id': service.id, 'binary': service.binary,
             'disabled_reason': service.disabled_reason,
-            'host': service.host, 'state': service.state,
+            'host': service.host,
+            # NOTE: Nova reports a forced-down service as down.
+            'state': 'up' if service.is_up else 'down',
             'status': service.status, 'updated_at': service.updated_at,
             'forced_down': service.forced_down, 'zone': service.zone}
 

@@ -60,6 +60,19 @@ class MethodsTestCase(base.WrapperTestCase):
              'host=reserved-1&binary=nova-compute', None),
             self.nova_calls()[0])
 
+    def test_is_service_down(self):
+        self.assertFalse(self.api.is_service_down(self.context, 'compute-1'))
+        self.cloud.set_host_state('compute-1', 'down')
+        self.assertTrue(self.api.is_service_down(self.context, 'compute-1'))
+        self.cloud.set_host_state('compute-1', 'up')
+        self.cloud.update_host('compute-1', forced_down=True)
+        self.assertTrue(self.api.is_service_down(self.context, 'compute-1'))
+        self.assertEqual(
+            ['GET /os-services?host=compute-1&binary=nova-compute'] * 3,
+            self.cloud.nova_requests())
+        self.assertRaises(exception.ComputeNotFoundByName,
+                          self.api.is_service_down, self.context, 'ghost')
+
     def test_find_compute_service(self):
         self.assertIsNone(self.api.find_compute_service(self.context,
                                                         'compute-2'))

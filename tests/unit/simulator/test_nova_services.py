@@ -104,7 +104,9 @@ class ServicesTestCase(base.SimulatorTestCase):
         [service] = self.services('?host=compute-1')
         response = self.nova('PUT', '/os-services/%s' % service['id'],
                              {'forced_down': True})
-        self.assertEqual(True, response.json()['service']['forced_down'])
+        self.assertEqual((True, 'down'),
+                         (response.json()['service']['forced_down'],
+                          response.json()['service']['state']))
         self.assertFalse(self.cloud.compute_service('compute-1').is_up)
 
     def test_update_errors(self):
