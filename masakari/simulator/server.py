@@ -41,7 +41,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 request = web.Request(self.command,
                                       split.path[len(mount):] or '/',
                                       split.query, self.headers, body)
-                request.environ['base_url'] = simulator.url
+                # NOTE: links and the catalogue use the address the client
+                # used, so a simulator listening on 0.0.0.0 works remotely.
+                request.environ['base_url'] = (
+                    'http://%s' % self.headers['Host']
+                    if self.headers.get('Host') else simulator.url)
                 response = simulator.serve(name, request)
                 break
         else:

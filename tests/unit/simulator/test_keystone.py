@@ -124,3 +124,15 @@ class KeystoneTestCase(base.SimulatorTestCase):
         self.cloud.revoke_tokens()
         self.assertEqual(401, self.nova('GET', '/os-services',
                                         token=token).status_code)
+
+    def test_catalogue_follows_the_address_the_client_used(self):
+        response = self.http.post(
+            self.url('/v3/auth/tokens'), headers={'Host': 'cloud.test:5000'},
+            json={'auth': {'identity': {'methods': ['password'], 'password': {
+                'user': {'name': 'admin', 'password': 'secret',
+                         'domain': {'id': 'default'}}}},
+                'scope': {'system': {'all': True}}}})
+        [compute] = [entry for entry in response.json()['token']['catalog']
+                     if entry['type'] == 'compute']
+        self.assertEqual('http://cloud.test:5000/compute/v2.1',
+                         compute['endpoints'][0]['url'])
