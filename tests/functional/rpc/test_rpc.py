@@ -14,8 +14,10 @@ import oslo_messaging as messaging
 
 from masakari.engine import rpcapi
 from masakari import exception
+from masakari.notifications import api as notifications
 from masakari import objects
 from masakari.objects import base as objects_base
+from masakari.objects import fields
 from masakari import rpc
 from tests.fixtures import rpc as rpc_fixture
 from tests.functional.rpc import base
@@ -189,3 +191,22 @@ class TestDefaultExchange(EngineRPCTestCase):
         self.assertEqual({'exchange': 'masakari', 'routing_key': self.topic},
                          {key: message.delivery_info[key]
                           for key in ('exchange', 'routing_key')})
+
+    def test_notifications_go_to_the_masakari_exchange(self):
+        info_queue = self.raw.declare_queue(
+            'test_notifications_%s' % uuid.uuid4().hex, 'masakari',
+            routing_key='versioned_notifications.info')
+
+        notifications.notify_about_notification_update(
+            self.ctxt, self.notification,
+            action=fields.EventNotificationAction.NOTIFICATION_PROCESS,
+            phase=fields.EventNotificationPhase.START)
+
+        # Other processes may publish on the shared exchange meanwhile.
+        for _attempt in range(100):
+            message = self.raw.get(info_queue, timeout=30)
+            frame = rpc_fixture.unwrap(message)
+            if frame.get('_context_request_id') == self.ctxt.request_id:
+                break
+        self.assertEqual('masakari', message.delivery_info['exchange'])
+        self.assertEqual('notification.process.start', frame['event_type'])

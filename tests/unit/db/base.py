@@ -19,6 +19,8 @@ class DbTestCase(testtools.TestCase):
     """
 
     SCHEMA = database.SCHEMA_FROM_MODELS
+    # The functional tests rerun these cases with database.MySQLDatabase.
+    DATABASE = database.Database
 
     def setUp(self):
         super().setUp()
@@ -26,7 +28,7 @@ class DbTestCase(testtools.TestCase):
         self.logs = self.useFixture(fixtures.FakeLogger(
             level=logging.INFO, format='%(levelname)s %(message)s'))
         self.conf_fixture = self.useFixture(conf_fixture.ConfFixture())
-        self.database = self.useFixture(database.Database(schema=self.SCHEMA))
+        self.database = self.useFixture(self.DATABASE(schema=self.SCHEMA))
         self.ctx = context.get_admin_context()
 
     def create_segment(self, **values):

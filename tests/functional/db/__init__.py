@@ -1,0 +1,1 @@
+"""Functional tests of the database layer on the real MariaDB server."""
