@@ -208,5 +208,7 @@ class TestDefaultExchange(EngineRPCTestCase):
             frame = rpc_fixture.unwrap(message)
             if frame.get('_context_request_id') == self.ctxt.request_id:
                 break
+        else:
+            self.fail('our notification never arrived')
         self.assertEqual('masakari', message.delivery_info['exchange'])
         self.assertEqual('notification.process.start', frame['event_type'])
