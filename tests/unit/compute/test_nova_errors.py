@@ -2,6 +2,7 @@
 
 import time
 
+from keystoneauth1 import exceptions as ks_exceptions
 from novaclient import exceptions as nova_exceptions
 
 from masakari import exception
@@ -107,6 +108,19 @@ class TranslationTestCase(base.WrapperTestCase):
                           self.api.get_aggregate_list, self.context)
         self.assertEqual(2, self.cloud.token_requests())
         self.assertEqual(2, len(self.cloud.calls('nova')))
+
+    def test_keystone_refusal_escapes_untranslated(self):
+        # Reproduced (05 §3): a wrong password is keystoneauth's 401.
+        self.conf.config(os_privileged_user_password='wrong')
+        self.assertRaises(ks_exceptions.Unauthorized,
+                          self.api.get_aggregate_list, self.context)
+
+    def test_system_scope_and_project_together_escape_untranslated(self):
+        # Reproduced [ref oddity] 05 §10.9.
+        self.conf.config(os_system_scope='all')
+        self.assertRaises(ks_exceptions.AuthorizationFailure,
+                          self.api.get_aggregate_list, self.context)
+        self.assertEqual([], self.cloud.calls('nova'))
 
     def test_other_4xx_escape_untranslated(self):
         self.cloud.add_fault(path='/os-aggregates', status=429)
