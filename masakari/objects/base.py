@@ -109,14 +109,6 @@ class ObjectListBase(ovoo_base.ObjectListBase):
     def _obj_primitive_key(cls, field):
         return '%s.%s' % (SERIAL_NAMESPACE, field)
 
-    @classmethod
-    def _obj_primitive_field(cls, primitive, field,
-                             default=fields.fields.UnspecifiedDefault):
-        key = cls._obj_primitive_key(field)
-        if default == fields.fields.UnspecifiedDefault:
-            return primitive[key]
-        return primitive.get(key, default)
-
 
 class MasakariObjectSerializer(ovoo_base.VersionedObjectSerializer):
     """Turn Masakari objects into primitives and back, for RPC."""
