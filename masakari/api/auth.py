@@ -30,6 +30,27 @@ def pipeline_factory_v1(loader, global_conf, **local_conf):
     return app
 
 
+def _service_catalog(req):
+    """The X-Service-Catalog header as a list of dicts, or None.
+
+    NOTE: invalid JSON is a 500 in the reference (and a JSON value that is
+    not a list of objects crashed later); a client's malformed header is
+    bad input, so 400 here (doc/source/user/differences/api.rst).
+    """
+    raw = req.headers.get('X_SERVICE_CATALOG')
+    if raw is None:
+        return None
+    try:
+        catalog = jsonutils.loads(raw)
+    except ValueError:
+        catalog = None
+    if not (isinstance(catalog, list) and
+            all(isinstance(entry, dict) for entry in catalog)):
+        raise webob.exc.HTTPBadRequest(
+            explanation='Invalid service catalog json.')
+    return catalog
+
+
 class _ContextMiddleware:
     """Build ``environ['masakari.context']`` from the request headers."""
 
@@ -50,15 +71,7 @@ class _ContextMiddleware:
         if CONF.use_forwarded_for:
             remote_address = req.headers.get('X-Forwarded-For',
                                              remote_address)
-        catalog = None
-        if req.headers.get('X_SERVICE_CATALOG') is not None:
-            try:
-                catalog = jsonutils.loads(req.headers['X_SERVICE_CATALOG'])
-            except ValueError:
-                # NOTE: a 500 in the reference; a client's malformed
-                # header is bad input (doc/source/user/differences/api.rst).
-                raise webob.exc.HTTPBadRequest(
-                    explanation='Invalid service catalog json.')
+        catalog = _service_catalog(req)
         ctx = context.RequestContext.from_environ(
             req.environ, remote_address=remote_address,
             service_catalog=catalog, **self._context_kwargs(req))

@@ -37,6 +37,8 @@ Phase = fields.EventNotificationPhase
 IN_USE_STATUSES = {'status': [fields.NotificationStatus.NEW,
                               fields.NotificationStatus.RUNNING,
                               fields.NotificationStatus.ERROR]}
+# The lower bound of the duplicate window for notifications of year 1.
+EARLIEST = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
 # Host fields the object layer cannot store as null although the schema
 # lets null through (fixed 500, see doc/source/user/differences/api.rst).
 NOT_NULL_HOST_FIELDS = ('type', 'control_attributes')
@@ -284,8 +286,12 @@ class NotificationAPI:
 
         NOTE: a lower time bound only, every status counts (reference).
         """
-        since = notification.generated_time - datetime.timedelta(
+        window = datetime.timedelta(
             seconds=CONF.duplicate_notification_detection_interval)
+        generated = notification.generated_time
+        since = EARLIEST
+        if generated - EARLIEST > window:
+            since = generated - window
         filters = {'type': notification.type,
                    'source_host_uuid': notification.source_host_uuid,
                    'generated-since': since}

@@ -192,6 +192,12 @@ def _call(req, handler, action, route_args):
         return fault(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
                      'Unsupported Content-Type')
     content_type = req.best_match_content_type()
+    try:
+        req.GET
+    except UnicodeDecodeError:
+        # NOTE: a 500 in the reference.
+        raise webob.exc.HTTPBadRequest(
+            explanation='Malformed request query string')
     if handler is None:
         raise webob.exc.HTTPMethodNotAllowed(explanation=(
             "The request method: '%s' with action: '%s' is not allowed on "

@@ -4,6 +4,7 @@ import unicodedata
 
 import iso8601
 import jsonschema
+from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from masakari.api.validation import parameter_types
@@ -19,7 +20,10 @@ def _is_date_time(value):
     if not isinstance(value, str):
         return True
     try:
-        iso8601.parse_date(value)
+        # NOTE: a date whose UTC value leaves datetime's range (year 1 with
+        # a positive offset...) is not a usable date-time either; the
+        # reference failed later with a 500.
+        timeutils.normalize_time(iso8601.parse_date(value))
     except (iso8601.ParseError, ValueError, TypeError, OverflowError):
         return False
     return True

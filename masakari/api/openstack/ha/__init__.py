@@ -114,7 +114,13 @@ class APIRouterV1:
 
     @webob.dec.wsgify(RequestClass=wsgi.Request)
     def __call__(self, req):
-        matched = self.match(req.method, req.path_info)
+        try:
+            path = req.path_info
+        except UnicodeDecodeError:
+            # NOTE: a path that is not UTF-8 names no resource (a 500 in
+            # the reference).
+            return webob.exc.HTTPNotFound()
+        matched = self.match(req.method, path)
         if matched is None:
             return webob.exc.HTTPNotFound()
         handler, action, args = matched

@@ -35,8 +35,9 @@ class Notifications(extensions.V1APIExtensionBase):
 
 def _generated_since(req):
     try:
-        return timeutils.parse_isotime(req.GET['generated-since'])
-    except ValueError:
+        return timeutils.normalize_time(
+            timeutils.parse_isotime(req.GET['generated-since']))
+    except (ValueError, OverflowError):
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid generated-since value')
 

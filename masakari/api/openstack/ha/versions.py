@@ -78,14 +78,18 @@ class Versions:
             return wsgi.fault(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
                               'Unsupported Content-Type')
         base = link_base(req)
-        if req.path_info == '/':
+        try:
+            path = req.path_info
+        except UnicodeDecodeError:
+            path = req.environ['PATH_INFO']
+        if path == '/':
             return json_response(req, {'versions': [
                 v1_summary(url_join(base, 'v1', ''))]})
         # NOTE: the reference appends the requested path to /v1 in the
         # link (GET /v2 -> /v1/v2); clients may follow it as it is.
         choice = {'id': V1_ID, 'status': 'CURRENT',
                   'links': [{'rel': 'self', 'href': url_join(
-                      base, 'v1', req.path_info.strip('/'))}],
+                      base, 'v1', path.strip('/'))}],
                   'media-types': V1_MEDIA_TYPES}
         return json_response(req, {'choices': [choice]},
                              HTTPStatus.MULTIPLE_CHOICES)

@@ -1,0 +1,188 @@
+"""Property: no request makes the API answer 5xx.
+
+Hypothesis throws malformed bodies, query strings, headers and paths at
+every endpoint of the real paste pipeline (SQLite, fake transport, the
+Nova simulator). Any 5xx is a defect: bad input must get a 4xx.
+"""
+
+import json
+from urllib import parse
+
+from hypothesis import given
+from hypothesis import HealthCheck
+from hypothesis import settings
+from hypothesis import strategies as st
+import testtools
+import webob
+
+from tests.fixtures import api as api_fixture
+
+SEGMENT = '{segment}'
+HOST = '{host}'
+NOTIFICATION = '{notification}'
+ENDPOINTS = [
+    ('GET', '/v1'), ('GET', '/v1/versions/{any}'),
+    ('GET', '/v1/extensions'), ('GET', '/v1/extensions/{any}'),
+    ('GET', '/v1/segments'), ('POST', '/v1/segments'),
+    ('GET', '/v1/segments/{segment}'), ('PUT', '/v1/segments/{segment}'),
+    ('DELETE', '/v1/segments/{any}'),
+    ('GET', '/v1/segments/{segment}/hosts'),
+    ('POST', '/v1/segments/{segment}/hosts'),
+    ('GET', '/v1/segments/{segment}/hosts/{host}'),
+    ('PUT', '/v1/segments/{segment}/hosts/{host}'),
+    ('DELETE', '/v1/segments/{segment}/hosts/{any}'),
+    ('GET', '/v1/notifications'), ('POST', '/v1/notifications'),
+    ('GET', '/v1/notifications/{notification}'),
+    ('GET', '/v1/notifications/{notification}/vmoves'),
+    ('GET', '/v1/notifications/{notification}/vmoves/{any}'),
+    ('GET', '/'), ('POST', '/v2'),
+]
+LIST_PARAMETERS = ['limit', 'marker', 'page_size', 'sort_key', 'sort_dir',
+                   'enabled', 'recovery_method', 'service_type', 'type',
+                   'reserved', 'on_maintenance', 'name', 'status',
+                   'source_host_uuid', 'generated-since']
+FIELDS = ['name', 'description', 'recovery_method', 'service_type',
+          'enabled', 'type', 'control_attributes', 'reserved',
+          'on_maintenance', 'hostname', 'generated_time', 'payload',
+          'event', 'host_status', 'instance_uuid', 'process_name']
+EXAMPLES = 400
+
+latin1_text = st.text(alphabet=st.characters(min_codepoint=32,
+                                             max_codepoint=255),
+                      max_size=40)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() |
+    st.text(max_size=30) | st.sampled_from(
+        ['COMPUTE_HOST', 'VM', 'PROCESS', 'auto', 'STOPPED', 'compute-1',
+         '2026-12-02T10:00:00Z', '0001-01-01T00:00:00+01:00', 'True']),
+    lambda children: (st.lists(children, max_size=3) |
+                      st.dictionaries(st.sampled_from(FIELDS) | st.text(
+                          max_size=8), children, max_size=5)),
+    max_leaves=12)
+resource_bodies = st.builds(
+    lambda key, value: {key: value},
+    st.sampled_from(['segment', 'host', 'notification']),
+    st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=6))
+bodies = st.one_of(
+    st.none(), st.binary(max_size=64),
+    json_values.map(lambda value: json.dumps(value).encode()),
+    resource_bodies.map(lambda value: json.dumps(value).encode()))
+query_strings = st.lists(
+    st.tuples(st.sampled_from(LIST_PARAMETERS) | st.text(max_size=6),
+              st.one_of(st.text(max_size=20), st.binary(max_size=8))),
+    max_size=5)
+headers = st.fixed_dictionaries({}, optional={
+    'OpenStack-API-Version': st.one_of(
+        latin1_text, st.sampled_from(['instance-ha 1.0', 'instance-ha 1.1',
+                                      'instance-ha latest',
+                                      'instance-ha 1.3'])),
+    'Content-Type': st.one_of(latin1_text, st.sampled_from(
+        ['application/json', 'text/plain', 'application/xml',
+         'application/json;version=1'])),
+    'Accept': st.one_of(latin1_text, st.sampled_from(
+        ['application/json', '*/*', 'application/atom+xml'])),
+    'X-Service-Catalog': latin1_text,
+    'X-Roles': latin1_text, 'X-Project-Id': latin1_text,
+    'X-Openstack-Request-Id': latin1_text,
+})
+
+
+def _encode_query(pairs):
+    parts = []
+    for key, value in pairs:
+        if isinstance(value, bytes):
+            value = parse.quote_from_bytes(value)
+        else:
+            value = parse.quote(value)
+        parts.append('%s=%s' % (parse.quote(key), value))
+    return '&'.join(parts)
+
+
+def _wsgi_path(path):
+    # NOTE: PATH_INFO holds the UTF-8 bytes as latin-1 text (PEP 3333).
+    return path.encode('utf-8', 'surrogatepass').decode('latin-1')
+
+
+class TestNoServerError(testtools.TestCase):
+    """Every answer to generated input is below 500."""
+
+    def setUp(self):
+        super().setUp()
+        self.api = self.useFixture(api_fixture.APIFixture())
+        segment = self._json('POST', '/v1/segments', {'segment': {
+            'name': 'fuzz', 'recovery_method': 'auto',
+            'service_type': 'COMPUTE'}})['segment']
+        host = self._json('POST', '/v1/segments/%s/hosts' % segment['uuid'],
+                          {'host': {'name': 'compute-1', 'type': 'COMPUTE',
+                                    'control_attributes': 'SSH'}})['host']
+        notification = self._json('POST', '/v1/notifications', {
+            'notification': {'type': 'COMPUTE_HOST', 'hostname': 'compute-1',
+                             'generated_time': '2026-12-02T10:00:00Z',
+                             'payload': {'event': 'STOPPED'}}})
+        self.ids = {'segment': segment['uuid'], 'host': host['uuid'],
+                    'notification': notification['notification'][
+                        'notification_uuid']}
+        self.requests = 0
+
+    def _json(self, method, path, body):
+        req = webob.Request.blank(path, method=method, json=body)
+        response = req.get_response(self.api.app)
+        self.assertLess(response.status_int, 300, response.text)
+        return response.json
+
+    def _send(self, method, path, body=None, query='', extra_headers=None):
+        environ = webob.Request.blank('/').environ
+        environ['REQUEST_METHOD'] = method
+        environ['PATH_INFO'] = path
+        environ['QUERY_STRING'] = query
+        req = webob.Request(environ)
+        for name, value in (extra_headers or {}).items():
+            req.headers[name] = value
+        if body is not None:
+            req.body = body
+        response = req.get_response(self.api.app)
+        self.requests += 1
+        self.assertLess(response.status_int, 500, '%s %s?%s %r %r -> %s' % (
+            method, path, query, extra_headers, body, response.text))
+
+    def _path(self, template, any_id):
+        return _wsgi_path(template.format(any=any_id, **self.ids))
+
+    @settings(max_examples=EXAMPLES, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(endpoint=st.sampled_from(ENDPOINTS), body=bodies,
+           header_values=headers,
+           any_id=st.text(min_size=1, max_size=20).filter(
+               lambda text: '/' not in text))
+    def test_bodies_and_headers(self, endpoint, body, header_values,
+                                any_id):
+        method, template = endpoint
+        self._send(method, self._path(template, any_id), body=body,
+                   extra_headers=header_values)
+
+    @settings(max_examples=EXAMPLES, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(endpoint=st.sampled_from([e for e in ENDPOINTS
+                                     if e[0] == 'GET']),
+           query=query_strings, any_id=st.text(max_size=10))
+    def test_query_strings(self, endpoint, query, any_id):
+        method, template = endpoint
+        self._send(method, self._path(template, any_id or 'x'),
+                   query=_encode_query(query))
+
+    @settings(max_examples=EXAMPLES, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(method=st.sampled_from(['GET', 'POST', 'PUT', 'DELETE', 'PATCH',
+                                   'HEAD', 'OPTIONS']),
+           segments=st.lists(st.one_of(
+               st.sampled_from(['v1', 'segments', 'hosts', 'notifications',
+                                'vmoves', 'extensions', 'versions', 'new',
+                                'edit', 'action', '{segment}', '{host}',
+                                '{notification}', 'x.json', '']),
+               st.text(max_size=8)), max_size=6),
+           raw=st.binary(max_size=6))
+    def test_paths(self, method, segments, raw):
+        parts = [self.ids.get(part.strip('{}'), part) for part in segments]
+        path = _wsgi_path('/' + '/'.join(parts)) + raw.decode('latin-1')
+        self._send(method, path, body=b'{}' if method in ('POST', 'PUT')
+                   else None)
