@@ -44,6 +44,17 @@ def _save(context, row, values, duplicate):
         raise duplicate
 
 
+def _update_if(context, model, criteria, expected, values):
+    """One ``UPDATE ... WHERE`` of the live row matching ``criteria`` and
+    ``expected``; returns whether a row matched.
+    """
+    query = facade.model_query(context, model).filter_by(**criteria)
+    for column, accepted in expected.items():
+        query = paging.filter_equal(query, getattr(model, column), accepted)
+    values = dict(values, updated_at=models.utcnow_whole_seconds())
+    return query.update(values, synchronize_session=False) == 1
+
+
 def _soft_delete(context, model, not_found, **criteria):
     count = facade.model_query(context, model).filter_by(
         **criteria).soft_delete(synchronize_session=False)
@@ -238,6 +249,20 @@ def host_update(context, host_uuid, values):
 
 
 @facade.writer
+def host_update_if(context, host_uuid, expected, values):
+    """Compare-and-set: apply ``values`` to the live host only if every
+    column of ``expected`` has the given value (or one of a list of them),
+    in a single UPDATE, so that two engines never both win.
+
+    :returns: the updated host, or None when no row matched.
+    """
+    if not _update_if(context, models.Host, {'uuid': host_uuid}, expected,
+                      values):
+        return None
+    return _host_get_by_uuid(context, host_uuid)
+
+
+@facade.writer
 def host_delete(context, host_uuid):
     """Soft-delete the live host ``host_uuid``.
 
@@ -315,6 +340,21 @@ def notification_update(context, notification_uuid, values):
     notification = _notification_get_by_uuid(context, notification_uuid)
     notification.update(values)
     notification.save(session=context.session)
+    return _notification_get_by_uuid(context, notification_uuid)
+
+
+@facade.writer
+def notification_update_if(context, notification_uuid, expected, values):
+    """Compare-and-set: apply ``values`` to the live notification only if
+    every column of ``expected`` has the given value (or one of a list of
+    them), e.g. ``{'status': ['new', 'error']}``, in a single UPDATE.
+
+    :returns: the updated notification, or None when no row matched.
+    """
+    if not _update_if(context, models.Notification,
+                      {'notification_uuid': notification_uuid}, expected,
+                      values):
+        return None
     return _notification_get_by_uuid(context, notification_uuid)
 
 

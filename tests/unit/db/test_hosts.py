@@ -74,6 +74,19 @@ class TestHost(base.DbTestCase):
                                    {'reserved': True})
         self.assertEqual(updated.updated_at, unchanged.updated_at)
 
+    def test_update_if_is_a_compare_and_set(self):
+        db.host_update(self.ctx, self.host.uuid, {'reserved': True})
+        taken = db.host_update_if(self.ctx, self.host.uuid,
+                                  {'reserved': True, 'on_maintenance': False},
+                                  {'reserved': False})
+        self.assertIs(False, taken.reserved)
+        self.assertEqual('seg1', taken.failover_segment.name)
+        self.assertIsNone(db.host_update_if(
+            self.ctx, self.host.uuid, {'reserved': True}, {'reserved': False}))
+        db.host_delete(self.ctx, self.host.uuid)
+        self.assertIsNone(db.host_update_if(
+            self.ctx, self.host.uuid, {}, {'on_maintenance': True}))
+
     def test_update_errors(self):
         self.assertRaises(exception.HostNotFound, db.host_update, self.ctx,
                           'missing', {'name': 'x'})

@@ -49,6 +49,24 @@ class TestNotification(base.DbTestCase):
         self.assertEqual('go', updated.message)
         self.assertEqual(0, updated.updated_at.microsecond)
 
+    def test_update_if_is_a_compare_and_set(self):
+        updated = db.notification_update_if(
+            self.ctx, self.uuid, {'status': ['new', 'error']},
+            {'status': 'running'})
+        self.assertEqual('running', updated.status)
+        self.assertEqual(0, updated.updated_at.microsecond)
+        # The second engine loses: the status is no longer new or error.
+        self.assertIsNone(db.notification_update_if(
+            self.ctx, self.uuid, {'status': ['new', 'error']},
+            {'status': 'running', 'message': 'second'}))
+        self.assertIsNone(db.notification_get_by_uuid(
+            self.ctx, self.uuid).message)
+        self.assertIsNone(db.notification_update_if(
+            self.ctx, 'missing', {}, {'status': 'error'}))
+        self.assertEqual('finished', db.notification_update_if(
+            self.ctx, self.uuid, {'status': 'running'},
+            {'status': 'finished'}).status)
+
     def test_delete_cascades_to_vmoves(self):
         vmove = self.create_vmove(self.uuid)
         other = self.create_vmove(self.create_notification().notification_uuid)
