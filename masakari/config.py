@@ -10,6 +10,8 @@ import oslo_messaging as messaging
 
 from masakari.common import config as common_config
 import masakari.conf
+from masakari.db import api as db_api
+from masakari import rpc
 from masakari import version
 
 CONF = masakari.conf.CONF
@@ -54,11 +56,7 @@ def parse_args(argv, default_config_files=None, configure_db=True,
          project='masakari',
          version=version.version_string(),
          default_config_files=default_config_files)
-    # NOTE: imported here, as they need options this module must not
-    # depend on at import time.
     if init_rpc:
-        from masakari import rpc
         rpc.init(CONF)
     if configure_db:
-        from masakari.db import api as db_api
         db_api.configure(CONF)
