@@ -99,6 +99,7 @@ GROUPS = [
     ('host_failure', 'add_reserved_host_to_aggregate', Bool, False, {}),
     ('host_failure', 'service_disable_reason', Str,
      'Masakari detected host failed.', {}),
+    ('host_failure', 'poll_compute_service_down', Bool, False, {}),
     ('instance_failure', 'process_all_instances', Bool, False, {}),
     ('instance_failure', 'ha_enabled_instance_metadata_key', Str,
      'HA_Enabled', {}),
