@@ -1,0 +1,61 @@
+"""The policy sample generator lists the rules of 01 §11.2, in order."""
+
+import os
+import re
+
+import fixtures
+from oslo_config import cfg
+from oslo_policy import generator
+import testtools
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))))
+GENERATOR_CONF = os.path.join(REPO_ROOT, 'etc', 'masakari',
+                              'masakari-policy-generator.conf')
+
+RULES = [
+    ('context_is_admin', 'role:admin'),
+    ('admin_or_owner', 'is_admin:True or project_id:%(project_id)s'),
+    ('admin_api', 'is_admin:True'),
+    ('os_masakari_api:extensions:index', 'rule:admin_api'),
+    ('os_masakari_api:extensions:detail', 'rule:admin_api'),
+    ('os_masakari_api:extensions:discoverable', 'rule:admin_api'),
+    ('os_masakari_api:os-hosts:index', 'rule:admin_api'),
+    ('os_masakari_api:os-hosts:detail', 'rule:admin_api'),
+    ('os_masakari_api:os-hosts:create', 'rule:admin_api'),
+    ('os_masakari_api:os-hosts:update', 'rule:admin_api'),
+    ('os_masakari_api:os-hosts:delete', 'rule:admin_api'),
+    ('os_masakari_api:os-hosts:discoverable', 'rule:admin_api'),
+    ('os_masakari_api:notifications:index', 'rule:admin_api'),
+    ('os_masakari_api:notifications:detail', 'rule:admin_api'),
+    ('os_masakari_api:notifications:create', 'rule:admin_api'),
+    ('os_masakari_api:notifications:discoverable', 'rule:admin_api'),
+    ('os_masakari_api:segments:index', 'rule:admin_api'),
+    ('os_masakari_api:segments:detail', 'rule:admin_api'),
+    ('os_masakari_api:segments:create', 'rule:admin_api'),
+    ('os_masakari_api:segments:update', 'rule:admin_api'),
+    ('os_masakari_api:segments:delete', 'rule:admin_api'),
+    ('os_masakari_api:segments:discoverable', 'rule:admin_api'),
+    ('os_masakari_api:versions:index', '@'),
+    ('os_masakari_api:versions:discoverable', '@'),
+    ('os_masakari_api:vmoves:index', 'rule:admin_api'),
+    ('os_masakari_api:vmoves:detail', 'rule:admin_api'),
+    ('os_masakari_api:vmoves:discoverable', 'rule:admin_api'),
+]
+
+
+class TestPolicySample(testtools.TestCase):
+
+    def test_rules_and_order(self):
+        output = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                              'policy.yaml')
+        generator.generate_sample(
+            args=['--config-file', GENERATOR_CONF, '--output-file', output],
+            conf=cfg.ConfigOpts())
+        with open(output) as sample:
+            text = sample.read()
+        found = re.findall(r'^#"([^"]+)": "(.*)"$', text, re.MULTILINE)
+        self.assertEqual(RULES, found)
+        self.assertIn('# PUT  /segments/{segment_id}', text)
+        self.assertIn('# Updates the editable attributes of an existing '
+                      'host.\n# PUT  /segments/{segment_id}\n', text)
