@@ -1,0 +1,124 @@
+"""masakari-api and masakari.wsgi.api started as an operator would."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+
+import fixtures
+import testtools
+
+from tests.fixtures import api as api_fixture
+
+CONFIG = textwrap.dedent("""\
+    [DEFAULT]
+    auth_strategy = noauth2
+    transport_url = fake:/
+    masakari_api_listen = 127.0.0.1
+    masakari_api_listen_port = {port}
+    masakari_api_workers = {workers}
+    [wsgi]
+    api_paste_config = {directory}/api-paste.ini
+    default_pool_size = 7
+    [database]
+    connection = sqlite://
+    """)
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+class ServerTestCase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.directory = self.useFixture(fixtures.TempDir()).path
+        shutil.copy(api_fixture.PASTE_INI, self.directory)
+        self.port = _free_port()
+
+    def write_config(self, workers=1):
+        path = os.path.join(self.directory, 'masakari.conf')
+        with open(path, 'w') as config:
+            config.write(CONFIG.format(port=self.port, workers=workers,
+                                       directory=self.directory))
+        return path
+
+
+class TestStandaloneServer(ServerTestCase):
+
+    def _get(self, path, attempts=100):
+        for _attempt in range(attempts):
+            try:
+                with urllib.request.urlopen('http://127.0.0.1:%d%s' % (
+                        self.port, path), timeout=5) as response:
+                    return response.status, response.read()
+            except OSError:
+                time.sleep(0.1)
+        self.fail('masakari-api did not answer on port %d' % self.port)
+
+    def test_serves_and_stops_on_sigterm(self):
+        process = subprocess.Popen(
+            [sys.executable, '-c', 'from masakari.cmd import api; api.main()',
+             '--config-file', self.write_config()],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.addCleanup(process.kill)
+        status, body = self._get('/')
+        self.assertEqual(200, status)
+        self.assertIn(b'"versions"', body)
+        status, body = self._get('/v1/extensions')
+        self.assertEqual(200, status)
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(0, process.wait(timeout=60))
+        output = process.stdout.read().decode()
+        self.assertIn('masakari_api listening on 127.0.0.1:%d' % self.port,
+                      output)
+
+    def test_negative_workers_fail_start_up(self):
+        process = subprocess.run(
+            [sys.executable, '-c', 'from masakari.cmd import api; api.main()',
+             '--config-file', self.write_config(workers=-2)],
+            capture_output=True, timeout=120)
+        self.assertEqual(1, process.returncode)
+        self.assertIn(b'masakari_api_workers value of -2 is invalid, must be '
+                      b'greater than 0', process.stdout + process.stderr)
+
+
+class TestWSGIApplication(ServerTestCase):
+
+    SCRIPT = textwrap.dedent("""\
+        import socket, sys, webob
+        from masakari.wsgi import api
+        response = webob.Request.blank('/v1/extensions').get_response(
+            api.application)
+        print(response.status_int, api.CONF.masakari_api_listen_port,
+              socket.socket.__module__)
+        """)
+
+    def test_application_from_the_config_dir(self):
+        self.write_config()
+        process = subprocess.run(
+            [sys.executable, '-c', self.SCRIPT], capture_output=True,
+            timeout=120, env=dict(os.environ,
+                                  OS_MASAKARI_CONFIG_DIR=self.directory))
+        self.assertEqual(0, process.returncode, process.stderr)
+        # The directory's values are kept and nothing is monkey patched.
+        self.assertEqual('200 %d socket' % self.port,
+                         process.stdout.decode().strip().splitlines()[-1])
+
+    def test_missing_files(self):
+        process = subprocess.run(
+            [sys.executable, '-c', 'import masakari.wsgi.api'],
+            capture_output=True, timeout=120,
+            env=dict(os.environ, OS_MASAKARI_CONFIG_DIR='/nonexistent'))
+        self.assertNotEqual(0, process.returncode)
+        self.assertIn(b'Failed to find some config files: '
+                      b'/nonexistent/api-paste.ini,'
+                      b'/nonexistent/masakari.conf', process.stderr)
