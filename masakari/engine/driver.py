@@ -57,6 +57,15 @@ class NotificationDriver(metaclass=abc.ABCMeta):
     def upgrade_backend(self, backend):
         """Create or upgrade the driver's own storage at ``backend``."""
 
+    def was_interrupted(self, context, notification_uuid):
+        """Whether this engine host started the notification's last run.
+
+        Asked at engine start-up about ``running`` notifications: a run
+        this host ([DEFAULT]/host) started before the restart cannot be
+        running any more. Optional: a driver that cannot tell says False.
+        """
+        return False
+
 
 def _reraise(manager, entrypoint, exc):
     # NOTE: stevedore would log and swallow the error, then complain that

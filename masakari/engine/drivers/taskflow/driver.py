@@ -1,19 +1,56 @@
 """TaskFlowDriver: runs the recovery workflows with taskflow.
 
-SKELETON owned by the database layer until the engine developer takes it
-over: construction and ``upgrade_backend`` (what ``masakari-manage db
-sync`` needs) are real; the workflows are not written yet.
+Picks the flow by failure type and, for hosts, by the segment's recovery
+method (with the fallbacks of the priority methods), maps the outcome to
+the exceptions the manager expects (spec 04 §3.3, §3.9, §3.10), and reads
+the recorded progress back for API 1.1 (spec 04 §5).
 """
 
+import contextlib
+
+from oslo_log import log as logging
+from taskflow import exceptions as taskflow_exc
+from taskflow import retry
+
+from masakari.compute import nova
 import masakari.conf
 from masakari.engine import driver
+from masakari.engine.drivers.taskflow import base
 from masakari.engine.drivers.taskflow import persistence
 from masakari import exception
 from masakari.i18n import _
+from masakari import objects
+from masakari.objects import fields
 
 CONF = masakari.conf.CONF
+LOG = logging.getLogger(__name__)
 
-_NOT_YET = 'TaskFlowDriver.%s: the recovery workflows are not implemented yet'
+HOST_ACTION = 'instance:evacuate'
+INSTANCE_ACTION = 'instance:recovery'
+PROCESS_ACTION = 'process:recovery'
+RECOVERABLE_PROCESS = 'nova-compute'
+RESERVED_HOST_RETRY = 'retry_%s_retry' % base.flow_name(HOST_ACTION)
+
+Method = fields.FailoverSegmentRecoveryMethod
+HOST_FAILURE_EXCEPTIONS = (exception.SkipHostRecoveryException,
+                           exception.HostRecoveryFailureException,
+                           exception.ReservedHostsUnavailable)
+
+
+def _flows():
+    return CONF.taskflow_driver_recovery_flows
+
+
+def _progress_of(atom):
+    """The recorded progress of a task's atom; None if it recorded none."""
+    meta = (atom.meta if atom is not None else None) or {}
+    if not meta.get('progress_details'):
+        return None
+    return objects.NotificationProgressDetails.create(
+        name=atom.name, progress=meta['progress'],
+        progress_details=meta['progress_details']['details'][
+            'progress_details'],
+        state=atom.state)
 
 
 class TaskFlowDriver(driver.NotificationDriver):
@@ -26,23 +63,230 @@ class TaskFlowDriver(driver.NotificationDriver):
                 _('[taskflow] connection should be configured to use this '
                   'driver.'))
 
+    # --- host failure -------------------------------------------------------
+
+    def _run_auto(self, context, novaclient, store):
+        tasks = base.get_recovery_flow(
+            _flows().host_auto_failure_recovery_tasks, context=context,
+            novaclient=novaclient, update_host_method=None)
+        flow = base.build_flow(HOST_ACTION, tasks)
+        base.run(base.load_flow(HOST_ACTION, flow,
+                                store['notification_uuid'], store))
+
+    def _run_reserved_host(self, context, novaclient, store,
+                           reserved_host_list, update_host_method):
+        if not reserved_host_list:
+            raise exception.ReservedHostsUnavailable()
+        tasks = base.get_recovery_flow(
+            _flows().host_rh_failure_recovery_tasks, context=context,
+            novaclient=novaclient, update_host_method=update_host_method)
+        # NOTE: each failure of the main sub-flow (a skip too) retries it
+        # with the next reserved host, until the list is exhausted.
+        next_host = retry.ParameterizedForEach(
+            name=RESERVED_HOST_RETRY, provides='reserved_host',
+            rebind={'values': 'reserved_host_list'})
+        flow = base.build_flow(HOST_ACTION, tasks, main_retry=next_host)
+        store = dict(store, reserved_host_list=reserved_host_list)
+        try:
+            base.run(base.load_flow(HOST_ACTION, flow,
+                                    store['notification_uuid'], store))
+        except exception.LockAlreadyAcquired as error:
+            raise exception.HostRecoveryFailureException(error.message)
+
+    def _run_auto_priority(self, context, novaclient, store,
+                           reserved_host_list, update_host_method):
+        try:
+            self._run_auto(context, novaclient, store)
+        except exception.SkipHostRecoveryException:
+            raise
+        except Exception:
+            LOG.warning("Failed to evacuate all instances from failed_host: "
+                        "'%s' using 'auto' workflow, retrying using "
+                        "'reserved_host' workflow.", store['host_name'])
+            self._run_reserved_host(context, novaclient, store,
+                                    reserved_host_list, update_host_method)
+
+    def _run_rh_priority(self, context, novaclient, store,
+                         reserved_host_list, update_host_method):
+        try:
+            self._run_reserved_host(context, novaclient, store,
+                                    reserved_host_list, update_host_method)
+        except exception.SkipHostRecoveryException:
+            raise
+        except Exception:
+            LOG.warning("Failed to evacuate all instances from failed_host "
+                        "'%s' using 'reserved_host' workflow, retrying using "
+                        "'auto' workflow", store['host_name'])
+            self._run_auto(context, novaclient, store)
+
     def execute_host_failure(self, context, host_name, recovery_method,
                              notification_uuid, **kwargs):
-        raise NotImplementedError(_NOT_YET % 'execute_host_failure')
+        """Evacuate the instances of a failed host.
+
+        :param recovery_method: ``auto``, ``reserved_host``,
+            ``auto_priority``; anything else is run as ``rh_priority``.
+        :param kwargs: ``update_host_method`` and ``reserved_host_list``
+            (names, in the order to try them) for the reserved-host
+            workflow.
+        :raises: SkipHostRecoveryException (nothing to evacuate),
+            HostRecoveryFailureException, ReservedHostsUnavailable, or
+            MasakariException for any other failure.
+        """
+        novaclient = nova.API()
+        store = {'host_name': host_name,
+                 'notification_uuid': notification_uuid}
+        try:
+            if recovery_method == Method.AUTO:
+                self._run_auto(context, novaclient, store)
+                return
+            run = {Method.RESERVED_HOST: self._run_reserved_host,
+                   Method.AUTO_PRIORITY: self._run_auto_priority}.get(
+                       recovery_method, self._run_rh_priority)
+            run(context, novaclient, store, kwargs.get('reserved_host_list'),
+                kwargs.get('update_host_method'))
+        except HOST_FAILURE_EXCEPTIONS:
+            raise
+        except Exception:
+            LOG.exception('Host failure flow of notification %s failed.',
+                          notification_uuid)
+            raise exception.MasakariException(
+                _("Failed to execute host failure flow for notification "
+                  "'%s'.") % notification_uuid)
+
+    # --- instance and process failures --------------------------------------
+
+    def _load(self, action, task_list, context, novaclient, store, what):
+        try:
+            tasks = base.get_recovery_flow(task_list, context=context,
+                                           novaclient=novaclient)
+            return base.load_flow(action, base.build_flow(action, tasks),
+                                  store['notification_uuid'], store)
+        except Exception:
+            LOG.exception('Could not build the %s flow.', action)
+            raise exception.MasakariException(
+                _("Failed to create %(what)s failure flow for notification "
+                  "'%(uuid)s'.")
+                % {'what': what, 'uuid': store['notification_uuid']})
 
     def execute_instance_failure(self, context, instance_uuid,
                                  notification_uuid):
-        raise NotImplementedError(_NOT_YET % 'execute_instance_failure')
+        """Recover one failed instance by stopping and starting it.
+
+        :raises: SkipInstanceRecoveryException (not an HA instance),
+            IgnoreInstanceRecoveryException (paused or rescued),
+            InstanceRecoveryFailureException, or MasakariException.
+        """
+        store = {'instance_uuid': instance_uuid,
+                 'notification_uuid': notification_uuid}
+        engine = self._load(INSTANCE_ACTION,
+                            _flows().instance_failure_recovery_tasks,
+                            context, nova.API(), store, 'instance')
+        try:
+            base.run(engine)
+        except (exception.SkipInstanceRecoveryException,
+                exception.IgnoreInstanceRecoveryException,
+                exception.InstanceRecoveryFailureException):
+            raise
+        except Exception:
+            LOG.exception('Instance failure flow of notification %s failed.',
+                          notification_uuid)
+            raise exception.MasakariException(
+                _("Failed to execute instance failure flow for notification "
+                  "'%s'.") % notification_uuid)
 
     def execute_process_failure(self, context, process_name, host_name,
                                 notification_uuid):
-        raise NotImplementedError(_NOT_YET % 'execute_process_failure')
+        """Disable the compute service of a host whose nova-compute died.
+
+        :raises: SkipProcessRecoveryException (another process),
+            ProcessRecoveryFailureException, or MasakariException.
+        """
+        if process_name != RECOVERABLE_PROCESS:
+            LOG.warning('Skipping recovery for process: %s.', process_name)
+            raise exception.SkipProcessRecoveryException()
+        store = {'process_name': process_name, 'host_name': host_name,
+                 'notification_uuid': notification_uuid}
+        engine = self._load(PROCESS_ACTION,
+                            _flows().process_failure_recovery_tasks,
+                            context, nova.API(), store, 'process')
+        try:
+            base.run(engine)
+        except exception.ProcessRecoveryFailureException:
+            raise
+        except Exception:
+            LOG.exception('Process failure flow of notification %s failed.',
+                          notification_uuid)
+            # NOTE: "instance" (sic) is the reference's text.
+            raise exception.MasakariException(
+                _("Failed to execute instance failure flow for notification "
+                  "'%s'.") % notification_uuid)
+
+    # --- progress read-back -------------------------------------------------
+
+    def _task_names(self, context, notification_type, recovery_method,
+                    atom_names):
+        flows = _flows()
+        if notification_type == fields.NotificationType.VM:
+            task_list = flows.instance_failure_recovery_tasks
+        elif notification_type == fields.NotificationType.PROCESS:
+            task_list = flows.process_failure_recovery_tasks
+        else:
+            method = recovery_method
+            if method in (Method.AUTO_PRIORITY, Method.RH_PRIORITY):
+                # NOTE: a priority method runs either workflow; the retry
+                # atom tells which one this run was.
+                method = (Method.RESERVED_HOST
+                          if RESERVED_HOST_RETRY in atom_names
+                          else Method.AUTO)
+            task_list = (flows.host_rh_failure_recovery_tasks
+                         if method == Method.RESERVED_HOST
+                         else flows.host_auto_failure_recovery_tasks)
+        return base.task_names(task_list, context=context,
+                               novaclient=nova.API(),
+                               update_host_method=None)
+
+    def _runs(self, notification_uuid):
+        """The flow details of a notification's logbook, oldest first."""
+        backend = persistence.get_backend(CONF.taskflow.connection)
+        with contextlib.closing(backend.get_connection()) as connection:
+            try:
+                book = connection.get_logbook(notification_uuid)
+            except taskflow_exc.NotFound:
+                return []
+        # NOTE: the database returns them in no set order; runs of a
+        # reference engine have no start time and keep that order.
+        return sorted(book, key=lambda run: (run.meta or {}).get(
+            base.META_STARTED_AT, ''))
+
+    def was_interrupted(self, context, notification_uuid):
+        """Whether the notification's last run was started by this engine
+        host ([DEFAULT]/host), according to the run's logbook record.
+        """
+        runs = self._runs(notification_uuid)
+        return bool(runs) and (
+            (runs[-1].meta or {}).get(base.META_ENGINE_HOST) == CONF.host)
 
     def get_notification_recovery_workflow_details(self, context,
                                                    recovery_method,
                                                    notification_uuid):
-        raise NotImplementedError(
-            _NOT_YET % 'get_notification_recovery_workflow_details')
+        """Progress of every recorded run of a notification's recovery.
+
+        :param notification_uuid: the Notification object (the manager
+            passes it in this position, spec 04 §8).
+        :returns: NotificationProgressDetails, per run (oldest first) in
+            the order of the configured task list; tasks without progress
+            are left out.
+        """
+        notification = notification_uuid
+        details = []
+        for run in self._runs(notification.notification_uuid):
+            atoms = {atom.name: atom for atom in run}
+            for name in self._task_names(context, notification.type,
+                                         recovery_method, atoms):
+                progress = _progress_of(atoms.get(name))
+                if progress is not None:
+                    details.append(progress)
+        return details
 
     def upgrade_backend(self, backend):
         """Create or upgrade the taskflow tables at the URL ``backend``.

@@ -1,0 +1,165 @@
+"""Evacuate one instance of a failed host and confirm it (spec 04 §3.8).
+
+Runs in one thread of the evacuation pool of EvacuateInstancesTask and
+records the outcome in the instance's vmove row: ``ongoing`` when the
+evacuation is requested, then ``succeeded`` (with ``dest_host``) or
+``failed`` (with the reason), and always ``end_time``.
+"""
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+import masakari.conf
+from masakari.engine.drivers.taskflow import base
+from masakari.engine.drivers.taskflow import waiting
+from masakari import exception
+from masakari.objects import fields
+
+CONF = masakari.conf.CONF
+LOG = logging.getLogger(__name__)
+
+VM_STATE, TASK_STATE, HYPERVISOR = (base.VM_STATE, base.TASK_STATE,
+                                    base.HYPERVISOR)
+ACTIVE, ERROR, STOPPED = base.ACTIVE, base.ERROR, base.STOPPED
+TIMEOUT_MESSAGE = 'Failed reason: timeout.'
+
+
+def _prepare(context, novaclient, instance):
+    """Bring the server to a state Nova evacuates; returns the server as
+    last read and whether it must be stopped again afterwards.
+    """
+    vm_state = getattr(instance, VM_STATE)
+    task_state = getattr(instance, TASK_STATE)
+    if vm_state not in (ACTIVE, ERROR, STOPPED):
+        novaclient.reset_instance_state(context, instance.id)
+        instance = novaclient.get_server(context, instance.id)
+        stop_after = not (vm_state == base.RESIZED and
+                          getattr(instance, base.POWER_STATE) !=
+                          base.POWER_SHUTDOWN)
+    elif vm_state == STOPPED and task_state is None:
+        # NOTE: Nova powers an evacuated stopped server off by itself.
+        stop_after = False
+    elif task_state is not None:
+        novaclient.reset_instance_state(context, instance.id)
+        instance = novaclient.get_server(context, instance.id)
+        stop_after = vm_state != ACTIVE
+    else:
+        stop_after = True
+    return instance, stop_after
+
+
+def _confirm_evacuated(context, novaclient, vmove, before):
+    def moved():
+        server = novaclient.get_server(context, vmove.instance_uuid)
+        old_state = getattr(before, VM_STATE)
+        new_state = getattr(server, VM_STATE)
+        if new_state == ERROR and new_state != old_state:
+            raise exception.InstanceEvacuateFailed(
+                instance_uuid=vmove.instance_uuid)
+        return (getattr(server, HYPERVISOR) != vmove.source_host and
+                (new_state == old_state or
+                 (old_state == ERROR and new_state == ACTIVE)))
+
+    try:
+        waiting.poll(moved, CONF.wait_period_after_evacuation,
+                     CONF.verify_interval)
+    except waiting.Timeout:
+        LOG.warning("Timeout for instance '%s' evacuation.",
+                    vmove.instance_uuid)
+        raise
+
+
+def _stop(context, novaclient, uuid):
+    novaclient.stop_server(context, uuid)
+    try:
+        waiting.poll(lambda: getattr(novaclient.get_server(context, uuid),
+                                     VM_STATE) == STOPPED,
+                     CONF.wait_period_after_power_off, CONF.verify_interval)
+    except waiting.Timeout:
+        LOG.warning("Instance '%s' is successfully evacuated but timeout "
+                    "to stop.", uuid)
+        raise
+
+
+class _Evacuation:
+    """One instance's evacuation; remembers what must be undone (the lock).
+    """
+
+    def __init__(self, context, novaclient, vmove, reserved_host):
+        self.context = context
+        self.novaclient = novaclient
+        self.vmove = vmove
+        self.reserved_host = reserved_host
+        # NOTE: nothing is unlocked unless this procedure read the server
+        # and locked it itself.
+        self.instance = None
+        self.already_locked = True
+
+    def run(self):
+        vmove = self.vmove
+        try:
+            self._evacuate()
+        except waiting.Timeout:
+            vmove.status = fields.VMoveStatus.FAILED
+            vmove.message = TIMEOUT_MESSAGE
+            vmove.save()
+        except Exception as error:
+            LOG.warning('Failed to evacuate instance %(uuid)s: %(error)s',
+                        {'uuid': vmove.instance_uuid, 'error': error})
+            vmove.status = fields.VMoveStatus.FAILED
+            vmove.message = str(error)
+            vmove.save()
+        finally:
+            vmove.end_time = timeutils.utcnow()
+            vmove.save()
+            if self.instance is not None and not self.already_locked:
+                self._unlock()
+
+    def _evacuate(self):
+        context, novaclient, vmove = self.context, self.novaclient, self.vmove
+        uuid = vmove.instance_uuid
+        self.instance = novaclient.get_server(context, uuid)
+        original_state = getattr(self.instance, VM_STATE)
+        self.already_locked = novaclient.get_server(context, uuid).locked
+        if not self.already_locked:
+            novaclient.lock_server(context, uuid)
+
+        instance, stop_after = _prepare(context, novaclient, self.instance)
+
+        vmove.status = fields.VMoveStatus.ONGOING
+        vmove.start_time = timeutils.utcnow()
+        vmove.save()
+        novaclient.evacuate_instance(context, uuid, target=self.reserved_host)
+        _confirm_evacuated(context, novaclient, vmove, instance)
+
+        if original_state != ACTIVE and stop_after:
+            _stop(context, novaclient, uuid)
+            if original_state == ERROR:
+                novaclient.reset_instance_state(context, uuid)
+
+        destination = getattr(novaclient.get_server(context, uuid),
+                              HYPERVISOR)
+        vmove.status = fields.VMoveStatus.SUCCEEDED
+        if destination:
+            vmove.dest_host = destination
+        vmove.save()
+
+    def _unlock(self):
+        uuid = self.vmove.instance_uuid
+        try:
+            self.novaclient.unlock_server(self.context, uuid)
+        except Exception as error:
+            LOG.warning('Failed to unlock instance %(uuid)s after '
+                        'evacuation: %(error)s',
+                        {'uuid': uuid, 'error': error})
+
+
+def evacuate_and_confirm(context, novaclient, vmove, reserved_host=None):
+    """Evacuate ``vmove``'s instance and record the outcome in ``vmove``.
+
+    Never raises for a failure of this instance: the vmove says what
+    happened. The server is locked for the duration unless it already was.
+
+    :param reserved_host: the destination; None lets Nova choose.
+    """
+    _Evacuation(context, novaclient, vmove, reserved_host).run()

@@ -1,0 +1,251 @@
+"""Tasks of the host failure flow: disable the failed compute service,
+choose the instances to evacuate, evacuate them (spec 04 §3.5-§3.7).
+
+Flow inputs (the store): ``host_name``, ``notification_uuid`` and, for the
+reserved-host workflow, ``reserved_host_list``, from which the retry
+controller provides one ``reserved_host`` per attempt.
+"""
+
+import threading
+import time
+
+from oslo_concurrency import lockutils
+from oslo_log import log as logging
+
+import masakari.conf
+from masakari.engine.drivers.taskflow import base
+from masakari.engine.drivers.taskflow import evacuation
+from masakari.engine.drivers.taskflow import waiting
+from masakari import exception
+from masakari import objects
+from masakari.objects import fields
+
+CONF = masakari.conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+class DisableComputeServiceTask(base.MasakariTask):
+    """Disable the failed host's nova-compute, then give Nova time to see
+    the host down (Nova refuses to evacuate from a host it sees up).
+    """
+
+    def execute(self, host_name):
+        self.update_details(
+            "Disabling compute service on host: '%s'" % host_name)
+        self.novaclient.enable_disable_service(
+            self.context, host_name,
+            reason=CONF.host_failure.service_disable_reason)
+        self._wait_for_service_down(host_name)
+        self.update_details(
+            "Disabled compute service on host: '%s'" % host_name, 1.0)
+
+    def _wait_for_service_down(self, host_name):
+        wait = CONF.wait_period_after_service_update
+        if not CONF.host_failure.poll_compute_service_down:
+            LOG.info('Sleeping %(wait)s sec before starting recovery thread '
+                     'until nova recognizes the node down.', {'wait': wait})
+            time.sleep(wait)
+            return
+        try:
+            waiting.poll(lambda: self.novaclient.is_service_down(
+                self.context, host_name), wait, CONF.verify_interval)
+        except waiting.Timeout:
+            LOG.warning('Nova still reports the compute service of %(host)s '
+                        'up after %(wait)s sec; recovering anyway.',
+                        {'host': host_name, 'wait': wait})
+
+
+class PrepareHAEnabledInstancesTask(base.MasakariTask):
+    """List the failed host's servers and record one ``pending`` vmove per
+    server to evacuate: HA-enabled ones, then (with
+    ``evacuate_all_instances``) the others.
+    """
+
+    def execute(self, host_name, notification_uuid):
+        options = CONF.host_failure
+        self.update_details('Preparing instances for evacuation')
+        servers = self.novaclient.get_servers(self.context, host_name)
+        self.update_details(
+            "Total instances running on failed host '%(host_name)s' is "
+            "%(count)d" % {'host_name': host_name, 'count': len(servers)},
+            0.3)
+
+        ha_enabled, others = [], []
+        for server in servers:
+            is_ha = base.is_ha_enabled(
+                server, options.ha_enabled_instance_metadata_key)
+            if (options.ignore_instances_in_error_state and
+                    getattr(server, base.VM_STATE) == base.ERROR):
+                if is_ha:
+                    message = ("Ignoring recovery of HA_Enabled instance "
+                               "'%s' as it is in 'error' state." % server.id)
+                    LOG.info(message)
+                    self.update_details(message, 0.4)
+                continue
+            (ha_enabled if is_ha else others).append(server)
+
+        self.update_details(
+            "Total HA Enabled instances count: '%d'" % len(ha_enabled), 0.6)
+        selected = ha_enabled
+        if options.evacuate_all_instances:
+            self.update_details(
+                "Total Non-HA Enabled instances count: '%d'" % len(others),
+                0.7)
+            selected = ha_enabled + others
+            self.update_details(
+                "All instances (HA Enabled/Non-HA Enabled) should be "
+                "considered for evacuation. Total count is: '%d'"
+                % len(selected), 0.8)
+
+        if not selected:
+            message = ("Skipped host '%s' recovery as no instances needs to "
+                       "be evacuated" % host_name)
+            self.update_details(message, 1.0)
+            LOG.info(message)
+            raise exception.SkipHostRecoveryException(message=message)
+
+        self._record_pending_moves(selected, host_name, notification_uuid)
+        self.update_details(
+            "Instances to be evacuated are: '%s'"
+            % ','.join(server.id for server in selected), 1.0)
+
+    def _record_pending_moves(self, servers, host_name, notification_uuid):
+        # NOTE: a pending move left by a failed attempt of this notification
+        # (reserved-host retry, re-run) is reused: a second row would make
+        # the evacuation task evacuate the same instance twice at once.
+        waiting_already = {move.instance_uuid for move in
+                           objects.VMoveList.get_all_vmoves(
+                               self.context, notification_uuid,
+                               status=fields.VMoveStatus.PENDING)}
+        for server in servers:
+            if server.id in waiting_already:
+                continue
+            objects.VMove(
+                context=self.context, notification_uuid=notification_uuid,
+                instance_uuid=server.id, instance_name=server.name,
+                source_host=host_name, status=fields.VMoveStatus.PENDING,
+                type=fields.VMoveType.EVACUATION).create()
+
+
+class EvacuateInstancesTask(base.MasakariTask):
+    """Evacuate the instances of the notification's pending vmoves, in
+    parallel, to the reserved host when one is given.
+
+    :param update_host_method: ``(context, host_name)`` called before
+        evacuating to a reserved host; it marks the host as no longer
+        reserved (and refuses a host another recovery took).
+    """
+
+    def __init__(self, context, novaclient, **kwargs):
+        super().__init__(context, novaclient, **kwargs)
+        self.update_host_method = kwargs.get('update_host_method')
+
+    def execute(self, host_name, notification_uuid, reserved_host=None):
+        moves = list(objects.VMoveList.get_all_vmoves(
+            self.context, notification_uuid,
+            status=fields.VMoveStatus.PENDING))
+        self.update_details(
+            "Start evacuation of instances from failed host "
+            "'%(host_name)s', instance uuids are: '%(uuids)s'"
+            % {'host_name': host_name,
+               'uuids': ','.join(move.instance_uuid for move in moves)})
+        if reserved_host:
+            try:
+                with lockutils.lock('masakari-%s' % reserved_host,
+                                    blocking=False):
+                    self._prepare_reserved_host(host_name, reserved_host)
+                    self._evacuate(moves, reserved_host)
+            except lockutils.AcquireLockFailedException:
+                raise exception.LockAlreadyAcquired(resource=reserved_host)
+        else:
+            self._evacuate(moves, None)
+        self._check_outcome(moves, host_name, notification_uuid)
+
+    def _prepare_reserved_host(self, host_name, reserved_host):
+        self.update_details(
+            "Enabling reserved host: '%s'" % reserved_host, 0.1)
+        if CONF.host_failure.add_reserved_host_to_aggregate:
+            for aggregate in self.novaclient.get_aggregate_list(self.context):
+                if host_name in aggregate.hosts:
+                    self._add_to_aggregate(reserved_host, aggregate)
+        self.novaclient.enable_disable_service(
+            self.context, reserved_host, enable=True)
+        self.update_host_method(self.context, reserved_host)
+
+    def _add_to_aggregate(self, reserved_host, aggregate):
+        names = {'host': reserved_host, 'aggregate': aggregate.name}
+        self.update_details('Add host %(host)s to aggregate %(aggregate)s'
+                            % names, 0.2)
+        try:
+            self.novaclient.add_host_to_aggregate(
+                self.context, reserved_host, aggregate)
+        except exception.Conflict:
+            message = ("Host '%(host)s' already has been added to "
+                       "aggregate '%(aggregate)s'." % names)
+            self.update_details(message, 1.0)
+            LOG.info(message)
+        else:
+            self.update_details(
+                'Added host %(host)s to aggregate %(aggregate)s' % names,
+                0.3)
+
+    def _evacuate(self, moves, reserved_host):
+        # NOTE: a move is announced, then waits for a free slot; at most
+        # host_failure_recovery_threads evacuations run at once.
+        slots = threading.BoundedSemaphore(
+            CONF.host_failure_recovery_threads)
+        threads = []
+        for move in moves:
+            self.update_details("Evacuation of instance started: '%s'"
+                                % move.instance_uuid, 0.5)
+            slots.acquire()
+            thread = threading.Thread(
+                target=self._evacuate_in_slot,
+                args=(slots, move, reserved_host),
+                name='evacuate-%s' % move.instance_uuid)
+            thread.start()
+            threads.append(thread)
+        for thread in threads:
+            thread.join()
+
+    def _evacuate_in_slot(self, slots, move, reserved_host):
+        try:
+            evacuation.evacuate_and_confirm(self.context, self.novaclient,
+                                            move, reserved_host)
+        finally:
+            slots.release()
+
+    def _check_outcome(self, moves, host_name, notification_uuid):
+        # NOTE: only this attempt's moves decide its outcome; a move that
+        # failed in an earlier attempt does not fail a retry that works.
+        attempted = {move.uuid for move in moves}
+        succeeded, failed, unfinished = [], [], []
+        for move in objects.VMoveList.get_all_vmoves(self.context,
+                                                     notification_uuid):
+            if move.uuid not in attempted:
+                continue
+            if move.status == fields.VMoveStatus.SUCCEEDED:
+                succeeded.append(move.instance_uuid)
+            elif move.status == fields.VMoveStatus.FAILED:
+                failed.append(move.instance_uuid)
+            else:
+                unfinished.append(move.instance_uuid)
+        names = {'host': host_name}
+
+        if succeeded:
+            self.update_details(
+                "Successfully evacuate instances '%(uuids)s' from host "
+                "'%(host)s'" % dict(names, uuids=','.join(sorted(succeeded))),
+                0.7)
+        if failed:
+            self._fail("Failed to evacuate instances '%(uuids)s' from host "
+                       "'%(host)s'" % dict(names, uuids=','.join(failed)))
+        if unfinished:
+            self._fail("Instances '%(uuids)s' were not evacuated from host "
+                       "'%(host)s': vmove status is still pending"
+                       % dict(names, uuids=','.join(unfinished)))
+        self.update_details('Evacuation process completed!', 1.0)
+
+    def _fail(self, message):
+        self.update_details(message, 0.7)
+        raise exception.HostRecoveryFailureException(message=message)

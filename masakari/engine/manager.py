@@ -1,0 +1,221 @@
+"""MasakariManager: the engine's RPC endpoint and periodic tasks.
+
+It receives notifications from masakari-api (``process_notification``,
+a cast), moves them through their statuses (new -> running -> finished,
+ignored or error), hands the recovery to the notification driver and
+answers the progress read-back of API 1.1. Periodic tasks re-drive
+notifications a lost message or a failure left behind, and expire old
+ones (spec 04 §1.4, §2, §5).
+"""
+
+from oslo_concurrency import lockutils
+from oslo_log import log as logging
+import oslo_messaging as messaging
+from oslo_service import periodic_task
+from oslo_utils import timeutils
+
+import masakari.conf
+from masakari import context as masakari_context
+from masakari.engine import claims
+from masakari.engine import driver
+from masakari.engine import notification_handlers
+from masakari.engine import rpcapi
+from masakari import exception
+from masakari.i18n import _
+from masakari import manager
+from masakari.notifications import api as notifications
+from masakari import objects
+from masakari.objects import fields
+
+CONF = masakari.conf.CONF
+LOG = logging.getLogger(__name__)
+
+Status = fields.NotificationStatus
+SEGMENT_DISABLED_MESSAGE = 'Recovery aboart: the segment HA is disabled.'
+INTERRUPTED_MESSAGE = ('Failed reason: the engine stopped during the '
+                       'evacuation.')
+
+
+def _is_older_than(notification, seconds):
+    return timeutils.is_older_than(notification.generated_time, seconds)
+
+
+class MasakariManager(manager.Manager):
+    """Processes notifications and reads their recovery progress."""
+
+    target = messaging.Target(version=rpcapi.EngineAPI.RPC_API_VERSION)
+
+    def __init__(self, masakari_driver=None, *args, **kwargs):
+        """Load the notification driver (may exit, see driver loading)."""
+        super().__init__(service_name='engine', *args, **kwargs)
+        self.driver = driver.load_masakari_driver(masakari_driver)
+        self.set_periodic_spacing({
+            '_process_unfinished_notifications':
+                CONF.process_unfinished_notifications_interval,
+            '_check_expired_notifications':
+                CONF.check_expired_notifications_interval,
+        })
+        self._host_initialised = False
+
+    # --- RPC API ------------------------------------------------------------
+
+    @messaging.expected_exceptions(exception.HostNotFound,
+                                   exception.FailoverSegmentDisabled)
+    def process_notification(self, context, notification=None):
+        """Process a new notification (RPC 1.0, cast).
+
+        :param notification: the Notification, status ``new``.
+        :raises: HostNotFound when its source host is gone (it stays
+            ``new`` for the periodic retry); FailoverSegmentDisabled when
+            the host's segment is disabled (it becomes ``ignored``).
+        """
+        host = objects.Host.get_by_uuid(context,
+                                        notification.source_host_uuid)
+        if not host.failover_segment.enabled:
+            self._ignore_for_disabled_segment(notification)
+            raise exception.FailoverSegmentDisabled(
+                _('Notification %(notification_uuid)s of type: %(type)s is '
+                  'ignored, because the failover segment is disabled.')
+                % {'notification_uuid': notification.notification_uuid,
+                   'type': notification.type})
+        self._process_notification(context, notification)
+
+    @messaging.expected_exceptions(exception.MasakariException)
+    def get_notification_recovery_workflow_details(self, context,
+                                                   notification):
+        """Attach the recovery progress to a notification (RPC 1.1, call).
+
+        :returns: the notification with ``recovery_workflow_details`` (a
+            list of NotificationProgressDetails).
+        :raises: MasakariException when the progress cannot be read (e.g.
+            the source host was deleted).
+        """
+        try:
+            host = objects.Host.get_by_uuid(context,
+                                            notification.source_host_uuid)
+            notification.recovery_workflow_details = (
+                self.driver.get_notification_recovery_workflow_details(
+                    context, host.failover_segment.recovery_method,
+                    notification))
+        except Exception:
+            message = (_('Failed to fetch notification recovery workflow '
+                         'details for %s') % notification.notification_uuid)
+            LOG.exception(message)
+            raise exception.MasakariException(message)
+        return notification
+
+    # --- processing ---------------------------------------------------------
+
+    def _ignore_for_disabled_segment(self, notification):
+        LOG.warning('Notification %s is ignored: its failover segment is '
+                    'disabled.', notification.notification_uuid)
+        notification.status = Status.IGNORED
+        notification.message = SEGMENT_DISABLED_MESSAGE
+        notification.save()
+
+    def _process_notification(self, context, notification):
+        notifications.notify_about_notification_update(
+            context, notification,
+            action=fields.EventNotificationAction.NOTIFICATION_PROCESS,
+            phase=fields.EventNotificationPhase.START)
+        with lockutils.lock('masakari-%s' % notification.source_host_uuid):
+            LOG.info('Processing notification %(uuid)s of type: %(type)s',
+                     {'uuid': notification.notification_uuid,
+                      'type': notification.type})
+            if not claims.start_notification(context, notification):
+                return
+            handler = notification_handlers.HANDLERS[notification.type]
+            try:
+                status = handler(context, self.driver, notification)
+            except Exception:
+                # NOTE: the reference left the notification 'running' for a
+                # day; 'error' lets the periodic task retry it once.
+                LOG.exception('Unexpected error while processing '
+                              'notification %s',
+                              notification.notification_uuid)
+                status = Status.ERROR
+            LOG.info('Notification %(uuid)s exits with status: %(status)s.',
+                     {'uuid': notification.notification_uuid,
+                      'status': status})
+            notification.status = status
+            notification.save()
+
+    def _segment_disabled(self, context, notification):
+        try:
+            host = objects.Host.get_by_uuid(context,
+                                            notification.source_host_uuid)
+        except exception.HostNotFound:
+            return False
+        return not host.failover_segment.enabled
+
+    def init_host(self):
+        """Once, before taking messages: hand the notifications this
+        engine host was recovering when it stopped to the retry task.
+        """
+        if self._host_initialised:
+            return
+        self._host_initialised = True
+        admin = masakari_context.get_admin_context()
+        for notification in objects.NotificationList.get_all(
+                admin, filters={'status': Status.RUNNING}):
+            self._release_if_interrupted(admin, notification)
+
+    def _release_if_interrupted(self, context, notification):
+        uuid = notification.notification_uuid
+        if not self.driver.was_interrupted(context, uuid):
+            return
+        if not claims.give_up_running(context, uuid):
+            return
+        for move in objects.VMoveList.get_all_vmoves(context, uuid):
+            if move.status in (fields.VMoveStatus.PENDING,
+                               fields.VMoveStatus.ONGOING):
+                move.status = fields.VMoveStatus.FAILED
+                move.message = INTERRUPTED_MESSAGE
+                move.end_time = timeutils.utcnow()
+                move.save()
+        LOG.warning('Notification %s was being recovered when this engine '
+                    'stopped; it is set to error, to be retried.', uuid)
+
+    # --- periodic tasks -----------------------------------------------------
+
+    @periodic_task.periodic_task(spacing=0)
+    def _process_unfinished_notifications(self, context):
+        for notification in objects.NotificationList.get_all(
+                context, filters={'status': [Status.ERROR, Status.NEW]}):
+            try:
+                self._retry(context, notification)
+            except Exception:
+                # NOTE: one broken notification must not hold up the others.
+                LOG.exception("Periodic task 'process_unfinished_"
+                              "notifications': notification %s failed.",
+                              notification.notification_uuid)
+
+    def _retry(self, context, notification):
+        if (notification.status == Status.ERROR or _is_older_than(
+                notification, CONF.retry_notification_new_status_interval)):
+            if self._segment_disabled(context, notification):
+                self._ignore_for_disabled_segment(notification)
+            else:
+                self._process_notification(context, notification)
+        stored = objects.Notification.get_by_uuid(
+            context, notification.notification_uuid)
+        if stored.status == Status.ERROR:
+            stored.status = Status.FAILED
+            stored.save()
+            LOG.error("Periodic task 'process_unfinished_notifications': "
+                      "Notification %(uuid)s exits with status: %(status)s.",
+                      {'uuid': stored.notification_uuid,
+                       'status': Status.FAILED})
+
+    @periodic_task.periodic_task(spacing=0)
+    def _check_expired_notifications(self, context):
+        for notification in objects.NotificationList.get_all(
+                context, filters={'status': [Status.RUNNING, Status.ERROR,
+                                             Status.NEW]}):
+            if _is_older_than(notification,
+                              CONF.notifications_expired_interval):
+                notification.status = Status.FAILED
+                notification.save()
+                LOG.error("Periodic task 'check_expired_notifications': "
+                          "Notification %s is expired.",
+                          notification.notification_uuid)
