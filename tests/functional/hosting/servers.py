@@ -1,0 +1,150 @@
+"""Fixtures that host masakari.wsgi.api:application in a real server.
+
+A configuration directory (noauth2, SQLite, fake transport) for
+$OS_MASAKARI_CONFIG_DIR, and a server process started on a loopback port,
+waited for, and stopped with SIGTERM.
+"""
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+import fixtures
+import requests
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..',
+                                    '..'))
+ETC = os.path.join(REPO, 'etc')
+BIN_DIR = os.path.dirname(sys.executable)
+
+_MASAKARI_CONF = """[DEFAULT]
+auth_strategy = noauth2
+transport_url = fake:/
+[database]
+connection = sqlite:///{db}
+[taskflow]
+connection = sqlite:///{db}
+"""
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def executable(name):
+    """Path of a console script of this environment; fails if missing."""
+    path = os.path.join(BIN_DIR, name)
+    if not os.access(path, os.X_OK):
+        raise AssertionError('%s not found: install the test extras '
+                             '(uWSGI, mod_wsgi)' % path)
+    return path
+
+
+class ConfigDir(fixtures.Fixture):
+    """$OS_MASAKARI_CONFIG_DIR with api-paste.ini, masakari.conf, a synced DB.
+
+    Everything lives in ``root`` (world-readable so that a server running
+    as another user can read it).
+
+    :param defaults: more ``[DEFAULT]`` options of masakari.conf.
+    """
+
+    def __init__(self, defaults=None):
+        super().__init__()
+        self.defaults = defaults or {}
+
+    def _setUp(self):
+        self.root = tempfile.mkdtemp(prefix='masakari-hosting-')
+        self.addCleanup(subprocess.run, ['rm', '-rf', self.root])
+        os.chmod(self.root, 0o755)
+        self.path = os.path.join(self.root, 'conf')
+        os.mkdir(self.path)
+        self.db_file = os.path.join(self.root, 'masakari.sqlite')
+        self.conf_file = os.path.join(self.path, 'masakari.conf')
+        with open(self.conf_file, 'w') as f:
+            f.write(_MASAKARI_CONF.format(db=self.db_file).replace(
+                '[DEFAULT]\n', '[DEFAULT]\n' + ''.join(
+                    '%s = %s\n' % item for item in self.defaults.items())))
+        with open(os.path.join(ETC, 'masakari', 'api-paste.ini')) as src:
+            with open(os.path.join(self.path, 'api-paste.ini'), 'w') as dst:
+                dst.write(src.read())
+        subprocess.run([executable('masakari-manage'), '--config-file',
+                        self.conf_file, 'db', 'sync'], check=True,
+                       capture_output=True, timeout=120)
+
+    def segment_uuids(self):
+        """The uuids of the failover_segments rows, straight from SQLite."""
+        with sqlite3.connect(self.db_file) as db:
+            return {row[0] for row in
+                    db.execute('SELECT uuid FROM failover_segments')}
+
+
+class ServerProcess(fixtures.Fixture):
+    """``argv`` started in its own session, ready when ``probe_url`` is 200.
+
+    :param log_files: files whose tail is shown when the server fails.
+    """
+
+    def __init__(self, argv, probe_url, env=None, log_files=(),
+                 timeout=120):
+        super().__init__()
+        self.argv = argv
+        self.probe_url = probe_url
+        self.env = env
+        self.log_files = list(log_files)
+        self.timeout = timeout
+
+    def _setUp(self):
+        self.output = tempfile.TemporaryFile()
+        self.addCleanup(self.output.close)
+        self.log_files.append(self.output)
+        self.process = subprocess.Popen(
+            self.argv, env=self.env, stdout=self.output,
+            stderr=subprocess.STDOUT, start_new_session=True)
+        self.addCleanup(self.stop)
+        self._wait_ready()
+
+    def _wait_ready(self):
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError('%s exited with %s:\n%s' % (
+                    self.argv[0], self.process.returncode, self.logs()))
+            try:
+                if requests.get(self.probe_url, timeout=30).ok:
+                    return
+            except (requests.ConnectionError, requests.Timeout):
+                pass
+            time.sleep(0.5)
+        raise AssertionError('%s not answering on %s after %ss:\n%s' % (
+            self.argv[0], self.probe_url, self.timeout, self.logs()))
+
+    def stop(self, timeout=30):
+        """SIGTERM, then SIGKILL to the session; returns the exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        return self.process.returncode
+
+    def logs(self, limit=6000):
+        text = []
+        for log in self.log_files:
+            if hasattr(log, 'seek'):
+                log.seek(0)
+                text.append(log.read().decode(errors='replace'))
+            elif os.path.exists(log):
+                with open(log, errors='replace') as f:
+                    text.append(f.read())
+        text = '\n'.join(text)
+        return text[-limit:] if limit else text

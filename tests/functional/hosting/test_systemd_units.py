@@ -1,0 +1,77 @@
+"""etc/systemd/masakari-{api,engine}.service: valid units fitting the services.
+
+``systemd-analyze verify`` checks each unit where systemd is installed (a
+copy whose ExecStart points at this environment's console script, since
+verify insists that the binary exists); the settings that must agree with
+how oslo.service runs the services are read from the files themselves.
+"""
+
+import configparser
+import os
+import re
+import shutil
+import subprocess
+
+import fixtures
+import testtools
+
+from tests.functional.hosting import servers
+
+UNITS = {'masakari-api': os.path.join(servers.ETC, 'systemd',
+                                      'masakari-api.service'),
+         'masakari-engine': os.path.join(servers.ETC, 'systemd',
+                                         'masakari-engine.service')}
+INSTALLED_BIN = '/usr/local/bin/'
+# oslo.service's default [DEFAULT]/graceful_shutdown_timeout (spec 08 §2.3).
+GRACEFUL_SHUTDOWN_TIMEOUT = 60
+
+
+def read_unit(path):
+    parser = configparser.RawConfigParser(strict=True)
+    parser.optionxform = str
+    with open(path) as f:
+        parser.read_file(f)
+    return parser
+
+
+class TestSystemdUnits(testtools.TestCase):
+
+    def test_systemd_analyze_verify(self):
+        analyze = shutil.which('systemd-analyze')
+        if analyze is None:
+            self.skipTest('systemd-analyze not installed')
+        root = self.useFixture(fixtures.TempDir()).path
+        for name, path in UNITS.items():
+            with open(path) as f:
+                text = f.read()
+            self.assertEqual(1, text.count('ExecStart=' + INSTALLED_BIN))
+            copy = os.path.join(root, os.path.basename(path))
+            with open(copy, 'w') as f:
+                f.write(text.replace('ExecStart=' + INSTALLED_BIN,
+                                     'ExecStart=%s/' % servers.BIN_DIR))
+            result = subprocess.run([analyze, 'verify', copy],
+                                    capture_output=True, text=True,
+                                    timeout=60)
+            # verify exits 0 on unknown keys or bad values, but says so.
+            self.assertEqual((0, ''), (result.returncode,
+                                       result.stdout + result.stderr),
+                             name)
+
+    def test_service_settings(self):
+        for name, path in UNITS.items():
+            service = read_unit(path)['Service']
+            self.assertEqual(
+                '%s%s --config-file=/etc/masakari/masakari.conf'
+                % (INSTALLED_BIN, name), service['ExecStart'])
+            self.assertTrue(os.path.exists(
+                os.path.join(servers.BIN_DIR, name)), name)
+            # oslo.service sends READY=1 itself.
+            self.assertEqual('notify', service['Type'])
+            self.assertEqual('/bin/kill -HUP $MAINPID', service['ExecReload'])
+            self.assertEqual('mixed', service['KillMode'])
+            self.assertEqual('SIGTERM', service['KillSignal'])
+            self.assertEqual('on-failure', service['Restart'])
+            self.assertEqual('masakari', service['User'])
+            # systemd must not SIGKILL before oslo.service gives up itself.
+            stop = int(re.fullmatch(r'(\d+)', service['TimeoutStopSec'])[1])
+            self.assertGreater(stop, GRACEFUL_SHUTDOWN_TIMEOUT, name)
