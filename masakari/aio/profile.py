@@ -1,0 +1,95 @@
+"""The embedded configuration of masakari-aio.
+
+One masakari.conf, written into the state directory so that an operator can
+read (and reuse) it: SQLite files for the main and the taskflow databases,
+the in-process ``fake:/`` transport, noauth2, no random notification delay,
+a short wait after disabling a failed host's service, and the Nova options
+pointing at the simulated cloud. Files given with ``--config-file`` are
+read after it, so their values win.
+"""
+
+import os
+import sys
+
+import masakari
+
+CONFIG_FILE = 'masakari.conf'
+LOG_FILE = 'masakari.log'
+MAIN_DB_FILE = 'masakari.sqlite'
+TASKFLOW_DB_FILE = 'taskflow.sqlite'
+PASTE_FILE = 'api-paste.ini'
+# Seconds to wait after disabling a failed host's service (Masakari: 180).
+DEFAULT_WAIT = 3
+
+_TEMPLATE = """\
+# Written by masakari-aio: the all-in-one profile (see masakari-aio --help).
+[DEFAULT]
+auth_strategy = noauth2
+transport_url = fake:/
+notification_delay_max = 0
+wait_period_after_service_update = {wait}
+periodic_fuzzy_delay = 0
+debug = {debug}
+log_file = {log_file}
+os_privileged_user_auth_url = {auth_url}
+os_privileged_user_name = {user}
+os_privileged_user_password = {password}
+{project_line}
+[keystone_authtoken]
+auth_type = password
+
+[wsgi]
+api_paste_config = {paste_file}
+
+[database]
+connection = sqlite:///{main_db}
+
+[taskflow]
+connection = sqlite:///{taskflow_db}
+"""
+
+
+def paste_file():
+    """api-paste.ini of this installation: the source tree's etc/masakari
+    (a checkout, an editable install), else the data files installed under
+    the environment's prefix.
+
+    :raises: FileNotFoundError when neither exists.
+    """
+    package_dir = os.path.dirname(os.path.abspath(masakari.__file__))
+    candidates = [
+        os.path.join(os.path.dirname(package_dir), 'etc', 'masakari',
+                     PASTE_FILE),
+        os.path.join(sys.prefix, 'etc', 'masakari', PASTE_FILE),
+    ]
+    for path in candidates:
+        if os.path.exists(path):
+            return path
+    raise FileNotFoundError('%s not found in %s' % (
+        PASTE_FILE, ', '.join(candidates)))
+
+
+def write(state_dir, simulator_identity_url, user, wait, debug=False):
+    """Write ``<state_dir>/masakari.conf`` and return its path.
+
+    :param simulator_identity_url: the simulated Keystone's URL.
+    :param user: the topology's user entry (``name``, ``password``,
+        ``roles`` keyed by project) Masakari authenticates as.
+    :param wait: [DEFAULT]/wait_period_after_service_update, in seconds.
+    """
+    project = next(iter(user.get('roles') or {}), None)
+    # NOTE: a user with system roles only authenticates system-scoped.
+    project_line = ('os_privileged_user_tenant = %s\n' % project if project
+                    else 'os_system_scope = all\n')
+    text = _TEMPLATE.format(
+        wait=int(wait), debug=str(bool(debug)).lower(),
+        log_file=os.path.join(state_dir, LOG_FILE),
+        auth_url=simulator_identity_url, user=user['name'],
+        password=user['password'], project_line=project_line,
+        paste_file=paste_file(),
+        main_db=os.path.join(state_dir, MAIN_DB_FILE),
+        taskflow_db=os.path.join(state_dir, TASKFLOW_DB_FILE))
+    path = os.path.join(state_dir, CONFIG_FILE)
+    with open(path, 'w') as conf_file:
+        conf_file.write(text)
+    return path

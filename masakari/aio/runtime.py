@@ -1,0 +1,151 @@
+"""Start and stop the all-in-one process: the simulated cloud, the engine
+(RPC server on threads) and the API (threaded WSGI server), sharing one
+configuration, the ``fake:/`` transport and SQLite databases.
+"""
+
+import os
+import shutil
+import tempfile
+
+from oslo_log import log as logging
+from paste import deploy
+
+from masakari.aio import profile
+from masakari.aio import wsgi_server
+from masakari.compute import nova
+import masakari.conf
+from masakari import config
+from masakari.db import api as db_api
+from masakari.db import migration
+from masakari.engine.drivers.taskflow import persistence
+from masakari import objects
+from masakari import policy
+from masakari import rpc
+from masakari import service
+from masakari.simulator import server as simulator_server
+from masakari.simulator import topology as simulator_topology
+
+CONF = masakari.conf.CONF
+LOG = logging.getLogger(__name__)
+
+APP_NAME = 'masakari_api'
+
+
+class AllInOne:
+    """masakari-api + masakari-engine + the simulator in this process.
+
+    :param topology: the simulator's topology (dict).
+    :param state_dir: where masakari.conf, the log and the SQLite files go;
+        None: a temporary directory, removed by stop().
+    :param host: address the API and the simulator listen on.
+    :param port: the API's port (0: a free one).
+    :param simulator_port: the simulator's port (0: a free one).
+    :param wait: [DEFAULT]/wait_period_after_service_update, seconds.
+    :param config_files: more configuration files, read after the
+        embedded profile (e.g. masakari-custom-recovery-methods.conf).
+    :param debug: debug logging (to the log file).
+    :param setup_logging: set up oslo.log from the configuration (the
+        console script); False leaves the process's logging alone (tests).
+    """
+
+    def __init__(self, topology, state_dir=None, host='127.0.0.1', port=0,
+                 simulator_port=0, wait=profile.DEFAULT_WAIT, config_files=(),
+                 debug=False, setup_logging=True):
+        self.topology = topology
+        self.state_dir = state_dir
+        self.host = host
+        self.port = port
+        self.simulator_port = simulator_port
+        self.wait = wait
+        self.config_files = list(config_files)
+        self.debug = debug
+        self.setup_logging = setup_logging
+        self.simulator = None
+        self.engine = None
+        self.api = None
+        self.config_file = None
+        self._temporary_state = False
+        self._restore_db = None
+
+    @property
+    def api_url(self):
+        return self.api.url
+
+    @property
+    def log_file(self):
+        return os.path.join(self.state_dir, profile.LOG_FILE)
+
+    def start(self):
+        """Start everything; on failure stop what was started and raise.
+
+        :raises: OSError (a port is taken, a file is missing), ValueError
+            (bad topology), oslo.config errors (bad configuration file).
+        """
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self):
+        if self.state_dir is None:
+            self.state_dir = tempfile.mkdtemp(prefix='masakari-aio-')
+            self._temporary_state = True
+        else:
+            os.makedirs(self.state_dir, exist_ok=True)
+        # NOTE: bind first, so that a port in use fails before anything
+        # else is set up.
+        self.api = wsgi_server.WSGIServer(self.host, self.port)
+        self.simulator = simulator_server.Simulator(
+            self.topology, host=self.host, port=self.simulator_port).start()
+        user = self.topology.get('users',
+                                 simulator_topology.DEFAULT_USERS)[0]
+        self.config_file = profile.write(
+            self.state_dir, self.simulator.identity_url, user, self.wait,
+            debug=self.debug)
+        argv = ['masakari-aio']
+        for path in [self.config_file] + self.config_files:
+            argv += ['--config-file', path]
+        config.parse_args(argv, default_config_files=[], configure_db=False)
+        if self.setup_logging:
+            logging.setup(CONF, 'masakari')
+        self._restore_db = db_api.configure(CONF)
+        objects.register_all()
+        migration.db_sync()
+        persistence.upgrade(CONF.taskflow.connection)
+
+        self.engine = service.Service.create(executor='threading')
+        self.engine.start()
+        app = deploy.loadapp('config:%s' % CONF.wsgi.api_paste_config,
+                             name=APP_NAME)
+        self.api.start(app)
+        LOG.info('masakari-aio: API on %(api)s, simulator on %(sim)s',
+                 {'api': self.api.url, 'sim': self.simulator.url})
+
+    def stop(self):
+        """Stop the API, the engine and the simulator; forget the process
+        wide set-up (RPC transport, database engines); remove a temporary
+        state directory.
+        """
+        if self.api is not None:
+            self.api.stop()
+            self.api = None
+        if self.engine is not None:
+            self.engine.stop()
+            self.engine.wait()
+            self.engine = None
+        if self.simulator is not None:
+            self.simulator.stop()
+            self.simulator = None
+        if rpc.initialized():
+            rpc.cleanup()
+        persistence.reset()
+        nova.forget_session()
+        policy.reset()
+        if self._restore_db is not None:
+            self._restore_db()
+            self._restore_db = None
+        if self._temporary_state:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
+            self._temporary_state = False

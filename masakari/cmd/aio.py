@@ -1,0 +1,137 @@
+"""masakari-aio: masakari-api and masakari-engine in one process on embedded
+defaults, against a simulated cloud; ``--demo`` shows a host recovery.
+
+No eventlet here: the API is served by a threaded standard-library server
+and the engine takes RPC messages on threads.
+"""
+
+import argparse
+import signal
+import sys
+import threading
+import warnings
+
+from masakari.aio import demo
+from masakari.aio import profile
+from masakari.simulator import topology as simulator_topology
+
+DEFAULT_TOPOLOGY = 'small'
+DEFAULT_API_PORT = 15868
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog='masakari-aio',
+        description='Run masakari-api and masakari-engine in one process '
+                    'with SQLite, in-process messaging, no authentication '
+                    '(noauth2) and a simulated Keystone/Nova cloud.')
+    parser.add_argument('--demo', action='store_true',
+                        help='register the simulated hosts in a segment, '
+                             'fail the busiest host, post its host-down '
+                             'notification and print the recovery until it '
+                             'ends (exit status 0 when finished)')
+    parser.add_argument('--recovery-method', default='auto',
+                        choices=['auto', 'reserved_host', 'auto_priority',
+                                 'rh_priority'],
+                        help='recovery method of the demo segment '
+                             '(default: %(default)s); hosts whose '
+                             'nova-compute is disabled become reserved')
+    parser.add_argument('--topology', default=DEFAULT_TOPOLOGY,
+                        help='simulated cloud: a topology JSON file or a '
+                             'bundled name (%s; default: %%(default)s)' %
+                             ', '.join(simulator_topology.bundled_names()))
+    parser.add_argument('--config-file', action='append', default=[],
+                        metavar='PATH',
+                        help='configuration file read after the embedded '
+                             'profile (repeatable), e.g. a '
+                             'masakari-custom-recovery-methods.conf to '
+                             'rehearse a custom recovery flow')
+    parser.add_argument('--state-dir', metavar='DIR',
+                        help='keep masakari.conf, masakari.log and the '
+                             'SQLite databases here (default: a temporary '
+                             'directory removed at exit)')
+    parser.add_argument('--host', default='127.0.0.1',
+                        help='address of the API and the simulator '
+                             '(default: %(default)s)')
+    parser.add_argument('--port', type=int,
+                        help='API port; 0 picks a free one (default: %d, '
+                             'or a free one with --demo)' % DEFAULT_API_PORT)
+    parser.add_argument('--simulator-port', type=int, default=0,
+                        help='simulator port (default: a free one)')
+    parser.add_argument('--wait', type=int, default=profile.DEFAULT_WAIT,
+                        metavar='SECONDS',
+                        help='[DEFAULT]/wait_period_after_service_update: '
+                             'wait after disabling a failed host '
+                             '(default: %(default)s; Masakari: 180)')
+    parser.add_argument('--demo-timeout', type=float, default=300,
+                        metavar='SECONDS',
+                        help='give the demo up after this long '
+                             '(default: %(default)s)')
+    parser.add_argument('--debug', action='store_true',
+                        help='debug logging in masakari.log')
+    return parser
+
+
+def _banner(aio):
+    return [
+        'masakari-aio: API listening on %s (noauth2: send '
+        '"X-Auth-Token: admin:admin")' % aio.api_url,
+        'masakari-aio: simulated cloud on %s (control API: %s)' % (
+            aio.simulator.url, aio.simulator.control_url),
+        'masakari-aio: configuration %s, log %s' % (
+            aio.config_file, aio.log_file),
+    ]
+
+
+def _say(line):
+    print(line, flush=True)
+
+
+def _serve_until_stopped():
+    stopped = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *args: stopped.set())
+    # NOTE: wait in slices so that the signal handler runs promptly.
+    while not stopped.wait(1):
+        pass
+
+
+def main(argv=None):
+    """Console script ``masakari-aio``; returns the exit status."""
+    args = _parser().parse_args(argv)
+    port = args.port
+    if port is None:
+        port = 0 if args.demo else DEFAULT_API_PORT
+    # NOTE: oslo.service and futurist import eventlet (never monkey-patched
+    # here), which warns on import; the warning is noise on the console.
+    warnings.filterwarnings('ignore', message=r'\s*Eventlet is deprecated')
+    from masakari.aio import runtime  # noqa: H306 (after the filter)
+    try:
+        description = simulator_topology.load(args.topology)
+        aio = runtime.AllInOne(
+            description, state_dir=args.state_dir, host=args.host, port=port,
+            simulator_port=args.simulator_port, wait=args.wait,
+            config_files=args.config_file, debug=args.debug).start()
+    except (OSError, ValueError, KeyError) as error:
+        print('masakari-aio: %s' % error, file=sys.stderr)
+        return 2
+    try:
+        for line in _banner(aio):
+            _say(line)
+        if not args.demo:
+            _serve_until_stopped()
+            return 0
+        try:
+            recovered = demo.run(aio.api_url, aio.simulator.control_url,
+                                 recovery_method=args.recovery_method,
+                                 say=_say, timeout=args.demo_timeout)
+        except demo.DemoError as error:
+            print('masakari-aio: demo failed: %s' % error, file=sys.stderr)
+            return 1
+        return 0 if recovered else 1
+    finally:
+        aio.stop()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""masakari-aio wiring: the embedded profile, the in-process services
+answering over HTTP (API, RPC to the engine, the simulated Nova), the demo's
+progress reporting and the command's start-up errors.
+"""
+
+import contextlib
+import io
+import os
+import socket
+
+import fixtures
+from oslo_config import cfg
+from oslo_log import log as oslo_log
+import requests
+import testtools
+
+from masakari.aio import demo
+from masakari.aio import profile
+from masakari.aio import runtime
+from masakari.cmd import aio
+import masakari.conf
+from masakari import rpc
+from tests.fixtures import conf as conf_fixture
+
+CONF = masakari.conf.CONF
+
+# One failed host with two instances; transitions are instant.
+TOPOLOGY = {
+    'delays': {'evacuate': 0, 'stop': 0, 'start': 0},
+    'hosts': ['compute-1', 'compute-2',
+              {'name': 'spare-1', 'status': 'disabled'}],
+    'servers': [{'name': 'vm', 'count': 2, 'host': 'compute-1',
+                 'metadata': {'HA_Enabled': 'True'}}],
+}
+USER = {'name': 'operator', 'password': 'secret',
+        'roles': {'admin-project': ['admin']}}
+
+
+def _parse(path):
+    """``path`` read by a fresh ConfigOpts holding Masakari's options."""
+    conf = cfg.ConfigOpts()
+    for module in masakari.conf.OPTION_MODULES:
+        module.register_opts(conf)
+    oslo_log.register_options(conf)
+    # Registered by oslo.messaging and keystonemiddleware in a service.
+    conf.register_opt(cfg.StrOpt('transport_url'))
+    conf.register_opt(cfg.StrOpt('auth_type'), group='keystone_authtoken')
+    conf(['--config-file', path], project='masakari',
+         default_config_files=[])
+    return conf
+
+
+class TestProfile(testtools.TestCase):
+
+    def test_embedded_backends_and_simulated_cloud(self):
+        state = self.useFixture(fixtures.TempDir()).path
+        path = profile.write(state, 'http://127.0.0.1:9/identity', USER,
+                             wait=7, debug=True)
+        self.assertEqual(os.path.join(state, 'masakari.conf'), path)
+        conf = _parse(path)
+        self.assertEqual('fake:/', conf.transport_url)
+        self.assertEqual('noauth2', conf.auth_strategy)
+        self.assertEqual(0, conf.notification_delay_max)
+        self.assertEqual(7, conf.wait_period_after_service_update)
+        self.assertTrue(conf.debug)
+        self.assertEqual(os.path.join(state, 'masakari.log'), conf.log_file)
+        self.assertEqual('sqlite:///%s/masakari.sqlite' % state,
+                         conf.database.connection)
+        self.assertEqual('sqlite:///%s/taskflow.sqlite' % state,
+                         conf.taskflow.connection)
+        self.assertEqual('http://127.0.0.1:9/identity',
+                         conf.os_privileged_user_auth_url)
+        self.assertEqual(('operator', 'secret', 'admin-project'), (
+            conf.os_privileged_user_name, conf.os_privileged_user_password,
+            conf.os_privileged_user_tenant))
+        self.assertIsNone(conf.os_system_scope)
+        self.assertEqual('password', conf.keystone_authtoken.auth_type)
+        self.assertTrue(os.path.isfile(conf.wsgi.api_paste_config))
+
+    def test_system_scoped_user(self):
+        state = self.useFixture(fixtures.TempDir()).path
+        conf = _parse(profile.write(
+            state, 'http://h/identity',
+            {'name': 'ops', 'password': 'x', 'system_roles': ['admin']},
+            wait=0))
+        self.assertEqual('all', conf.os_system_scope)
+        self.assertIsNone(conf.os_privileged_user_tenant)
+
+
+class TestAllInOne(testtools.TestCase):
+    """The API, the engine and the simulator wired together in-process."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(conf_fixture.ConfFixture(CONF))
+        self.aio = runtime.AllInOne(TOPOLOGY, wait=0, setup_logging=False)
+        self.addCleanup(self.aio.stop)
+        self.aio.start()
+
+    def test_demo_recovers_the_failed_host(self):
+        lines = []
+        self.assertTrue(demo.run(self.aio.api_url,
+                                 self.aio.simulator.control_url,
+                                 recovery_method='reserved_host',
+                                 say=lines.append, timeout=60))
+        self.assertIn('added host spare-1 (reserved)', lines)
+        self.assertIn('host compute-1 is down with 2 instance(s): '
+                      'vm-1, vm-2', lines)
+        self.assertIn('status: finished', lines)
+        # 1.1 details came back from the engine over RPC, 1.3 vmoves from
+        # the database, the evacuations from the simulated Nova.
+        self.assertIn("  [EvacuateInstancesTask] Enabling reserved host: "
+                      "'spare-1' (0.1)", lines)
+        for name in ('vm-1', 'vm-2'):
+            self.assertIn('  vmove %s: succeeded (compute-1 -> spare-1)'
+                          % name, lines)
+            self.assertIn('instance %s: active on spare-1' % name, lines)
+        self.assertEqual('recovery finished', lines[-1])
+
+    def test_stop_releases_everything(self):
+        state_dir, port = self.aio.state_dir, self.aio.api.port
+        self.assertEqual(200, requests.get(self.aio.api_url).status_code)
+        self.assertTrue(os.path.exists(os.path.join(state_dir,
+                                                    'masakari.sqlite')))
+        self.aio.stop()
+        self.assertFalse(os.path.exists(state_dir))
+        self.assertFalse(rpc.initialized())
+        with socket.socket() as sock:
+            self.assertNotEqual(0, sock.connect_ex(('127.0.0.1', port)))
+
+
+class TestProgress(testtools.TestCase):
+
+    def test_each_change_is_reported_once(self):
+        progress = demo.Progress()
+        detail = {'timestamp': '2026-01-01 00:00:00', 'progress': '0.0',
+                  'message': 'Preparing instances for evacuation'}
+        notification = {'status': 'running', 'recovery_workflow_details': [
+            {'name': 'PrepareHAEnabledInstancesTask',
+             'progress_details': [detail]}]}
+        vmove = {'uuid': 'u1', 'instance_name': 'vm-1', 'status': 'pending',
+                 'source_host': 'compute-1', 'dest_host': None,
+                 'message': None}
+        self.assertEqual([
+            'status: running',
+            '  [PrepareHAEnabledInstancesTask] Preparing instances for '
+            'evacuation (0.0)',
+            '  vmove vm-1: pending (compute-1 -> ?)'],
+            progress.news(notification, [vmove]))
+        self.assertEqual([], progress.news(notification, [vmove]))
+        failed = dict(vmove, status='failed', message='Failed reason: '
+                      'timeout.')
+        self.assertEqual(['  vmove vm-1: failed (compute-1 -> ?): Failed '
+                          'reason: timeout.'],
+                         progress.news(notification, [failed]))
+
+
+class TestCommand(testtools.TestCase):
+
+    def _main(self, *argv):
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr):
+            status = aio.main(list(argv))
+        return status, stderr.getvalue()
+
+    def test_unknown_topology(self):
+        status, error = self._main('--topology', 'no-such-topology')
+        self.assertEqual(2, status)
+        self.assertIn('no bundled topology of that name', error)
+
+    def test_api_port_taken(self):
+        self.useFixture(conf_fixture.ConfFixture(CONF))
+        with socket.socket() as busy:
+            busy.bind(('127.0.0.1', 0))
+            busy.listen()
+            status, error = self._main('--port', str(busy.getsockname()[1]))
+        self.assertEqual(2, status)
+        self.assertIn('Address already in use', error)
+        self.assertFalse(rpc.initialized())
