@@ -74,6 +74,23 @@ class TestRawRequests(testtools.TestCase):
                          response.json['versions'][0]['links'][0]['href'])
 
 
+class TestKeystonemiddleware(testtools.TestCase):
+
+    def test_401_without_token(self):
+        api = self.useFixture(api_fixture.APIFixture(
+            auth_strategy='keystone', token_stub=False))
+        response = webob.Request.blank('/v1/segments').get_response(api.app)
+        self.assertEqual(401, response.status_int)
+        self.assertEqual('Keystone uri="http://keystone.test/identity"',
+                         response.headers['WWW-Authenticate'])
+        self.assertEqual({'error': {
+            'code': 401, 'title': 'Unauthorized',
+            'message': 'The request you have made requires authentication.'}},
+            response.json)
+        self.assertTrue(response.headers['x-openstack-request-id'].startswith(
+            'req-'))
+
+
 class TestFilters(testtools.TestCase):
 
     def setUp(self):
