@@ -1,0 +1,289 @@
+"""MasakariManager: decision tables, status transitions, duplicate runs,
+periodic tasks and the progress read-back (spec 04 §1.4, §2, §5).
+"""
+
+import datetime
+from unittest import mock
+
+from oslo_messaging.rpc import dispatcher
+from oslo_service import periodic_task
+from oslo_utils import timeutils
+
+from masakari.engine import manager as engine_manager
+from masakari import exception
+from masakari import objects
+from masakari.objects import fields
+from tests.unit.engine import recovery_base as base
+
+Status = fields.NotificationStatus
+DAY = datetime.timedelta(days=1)
+
+
+def _ago(seconds):
+    return timeutils.utcnow() - datetime.timedelta(seconds=seconds)
+
+
+def _raised(method, *args):
+    """The exception an RPC method raised on purpose (oslo.messaging's
+    dispatcher unwraps it for the caller).
+    """
+    try:
+        method(*args)
+    except dispatcher.ExpectedException as expected:
+        return expected.exc_info[1]
+    raise AssertionError('%s raised nothing' % method.__name__)
+
+
+class ComputeHostDecisionsTestCase(base.RecoveryTestCase):
+    """COMPUTE_HOST payloads that need no recovery (spec 04 §2.3)."""
+
+    def assert_outcome(self, status, payload):
+        notification = self.host_down(**payload)
+        self.assertEqual(status, notification.status)
+        self.assertEqual([], self.nova.nova_requests())
+        self.assertFalse(objects.Host.get_by_name(
+            self.context, base.FAILED_HOST).on_maintenance)
+        self.assert_events('notification.process.start',
+                           'notification.process.end')
+
+    def test_no_host_status(self):
+        self.assert_outcome(Status.IGNORED, {'event': 'STOPPED'})
+
+    def test_host_status_not_normal(self):
+        self.assert_outcome(Status.IGNORED, {'event': 'STOPPED',
+                                             'host_status': 'unknown'})
+
+    def test_started(self):
+        self.assert_outcome(Status.FINISHED, {'event': 'started',
+                                              'host_status': 'normal'})
+
+    def test_other_event(self):
+        self.assert_outcome(Status.IGNORED, {'event': 'PAUSED',
+                                             'host_status': 'NORMAL'})
+
+    def test_missing_event_is_an_error_not_a_stuck_run(self):
+        # 22.0.0 left it 'running' until expiry (04 §7 note 22).
+        notification = self.host_down(host_status='NORMAL')
+        self.assertEqual(Status.ERROR, notification.status)
+        self.assert_events('notification.process.start')
+
+
+class ProcessingTestCase(base.RecoveryTestCase):
+
+    servers = [base.server('vm')]
+
+    def test_disabled_segment(self):
+        self.segment.enabled = False
+        self.segment.save()
+        notification = self.engine.create_notification(self.host)
+        self.engine.rpc.clear()
+
+        error = _raised(self.manager.process_notification, self.context,
+                        notification)
+        self.assertIsInstance(error, exception.FailoverSegmentDisabled)
+        self.assertEqual(
+            'Notification %s of type: COMPUTE_HOST is ignored, because the '
+            'failover segment is disabled.' % notification.notification_uuid,
+            str(error))
+        stored = self.engine.reload(notification)
+        self.assertEqual(
+            (Status.IGNORED, 'Recovery aboart: the segment HA is disabled.'),
+            (stored.status, stored.message))
+        self.assertEqual([], self.engine.rpc.event_types)
+        self.assertEqual([], self.nova.nova_requests())
+
+    def test_missing_host_leaves_it_new(self):
+        notification = self.engine.create_notification(self.host)
+        self.host.destroy()
+        self.engine.rpc.clear()
+        self.assertIsInstance(_raised(self.manager.process_notification,
+                                      self.context, notification),
+                              exception.HostNotFound)
+        self.assertEqual(Status.NEW, self.engine.reload(notification).status)
+        self.assertEqual([], self.engine.rpc.event_types)
+
+    def test_a_notification_is_processed_once(self):
+        notification = self.engine.create_notification(self.host)
+        received = objects.Notification.get_by_uuid(
+            self.context, notification.notification_uuid)
+        self.process(notification)
+        self.nova.reset_calls()
+        self.engine.rpc.clear()
+
+        self.manager.process_notification(self.context, received)
+        self.assertEqual(Status.FINISHED,
+                         self.engine.reload(notification).status)
+        self.assertEqual([], self.nova.nova_requests())
+        self.assert_events('notification.process.start')
+
+    def test_an_error_being_retried_elsewhere_is_not_retried_again(self):
+        notification = self.engine.create_notification(
+            self.host, status=Status.ERROR)
+        received = self.engine.reload(notification)
+        stored = self.engine.reload(notification)
+        stored.status = Status.RUNNING  # another engine took it
+        stored.save()
+        self.nova.reset_calls()
+        self.manager._process_notification(self.context, received)
+        self.assertEqual(Status.RUNNING,
+                         self.engine.reload(notification).status)
+        self.assertEqual([], self.nova.nova_requests())
+
+    def test_read_back_without_run(self):
+        notification = self.engine.create_notification(self.host)
+        self.assertEqual([], self.engine.progress(notification))
+
+    def test_read_back_after_the_host_was_deleted(self):
+        notification = self.host_down(event='STOPPED', host_status='NORMAL')
+        self.host.destroy()
+        error = _raised(
+            self.manager.get_notification_recovery_workflow_details,
+            self.context, notification)
+        self.assertIs(exception.MasakariException, type(error))
+        self.assertEqual('Failed to fetch notification recovery workflow '
+                         'details for %s' % notification.notification_uuid,
+                         str(error))
+
+
+class PeriodicRetryTestCase(base.RecoveryTestCase):
+    """``_process_unfinished_notifications`` (spec 04 §1.4)."""
+
+    servers = [base.server('vm')]
+
+    def retry(self):
+        self.nova.reset_calls()
+        self.manager._process_unfinished_notifications(self.context)
+
+    def create(self, status=Status.NEW, age=0, host=None):
+        return self.engine.create_notification(
+            host or self.host, status=status, generated_time=_ago(age))
+
+    def test_recent_new_ones_are_left_to_the_message(self):
+        notification = self.create(age=10)
+        self.retry()
+        self.assertEqual(Status.NEW, self.engine.reload(notification).status)
+        self.assertEqual([], self.nova.nova_requests())
+
+    def test_old_new_ones_are_processed(self):
+        notification = self.create(age=61)
+        self.retry()
+        self.assertEqual(Status.FINISHED,
+                         self.engine.reload(notification).status)
+        self.assertEqual('compute-2', self.nova.server('vm')['host'])
+
+    def test_errors_are_retried_once_then_failed(self):
+        self.nova.update_server('vm', fail_evacuate=True)
+        self.config(wait_period_after_evacuation=0)
+        notification = self.create(status=Status.ERROR)
+        self.retry()
+        self.assertEqual(Status.FAILED,
+                         self.engine.reload(notification).status)
+        self.assertEqual(1, self.nova.nova_requests().count(
+            'GET /servers/detail?all_tenants=True&host=compute-1'))
+
+    def test_a_successful_retry_stays_finished(self):
+        notification = self.create(status=Status.ERROR)
+        self.retry()
+        self.assertEqual(Status.FINISHED,
+                         self.engine.reload(notification).status)
+
+    def test_one_broken_notification_does_not_stop_the_others(self):
+        other_segment = self.engine.create_segment(name='segment-2')
+        gone = self.engine.create_host(other_segment, name='compute-3')
+        broken = self.create(status=Status.ERROR, host=gone)
+        gone.destroy()
+        notification = self.create(age=120)
+        self.retry()
+        self.assertEqual(Status.FAILED, self.engine.reload(broken).status)
+        self.assertEqual(Status.FINISHED,
+                         self.engine.reload(notification).status)
+
+    def test_disabled_segment_is_respected(self):
+        # 22.0.0 recovered them anyway (04 §7 note 12).
+        notification = self.create(status=Status.ERROR)
+        self.segment.enabled = False
+        self.segment.save()
+        self.retry()
+        stored = self.engine.reload(notification)
+        self.assertEqual(
+            (Status.IGNORED, 'Recovery aboart: the segment HA is disabled.'),
+            (stored.status, stored.message))
+        self.assertEqual([], self.nova.nova_requests())
+
+    def test_runs_when_due(self):
+        self.config(process_unfinished_notifications_interval=120,
+                    check_expired_notifications_interval=-1)
+        manager = engine_manager.MasakariManager()
+        notification = self.create(status=Status.ERROR)
+        idle = manager.periodic_tasks(self.context)
+        self.assertLessEqual(idle, 120)
+        self.assertEqual(Status.ERROR,
+                         self.engine.reload(notification).status)
+        later = periodic_task.now() + 121
+        with mock.patch.object(periodic_task, 'now', return_value=later):
+            manager.periodic_tasks(self.context)
+        self.assertEqual(Status.FINISHED,
+                         self.engine.reload(notification).status)
+        self.assertEqual(['_process_unfinished_notifications'],
+                         [name for name, _task in manager._periodic_tasks])
+
+
+class ExpiryTestCase(base.RecoveryTestCase):
+    """``_check_expired_notifications`` (spec 04 §1.4)."""
+
+    def test_old_unfinished_ones_fail(self):
+        old = {status: self.engine.create_notification(
+            self.host, status=status, generated_time=_ago(86401))
+            for status in (Status.NEW, Status.RUNNING, Status.ERROR,
+                           Status.FINISHED)}
+        recent = self.engine.create_notification(self.host,
+                                                 status=Status.RUNNING)
+        self.manager._check_expired_notifications(self.context)
+        self.assertEqual(
+            {Status.NEW: Status.FAILED, Status.RUNNING: Status.FAILED,
+             Status.ERROR: Status.FAILED, Status.FINISHED: Status.FINISHED},
+            {status: self.engine.reload(notification).status
+             for status, notification in old.items()})
+        self.assertEqual(Status.RUNNING, self.engine.reload(recent).status)
+
+
+class InterruptedRecoveryTestCase(base.RecoveryTestCase):
+    """A restart hands what this engine was running to the retry task."""
+
+    servers = [base.server('vm')]
+
+    def interrupted(self):
+        notification = self.host_down(event='STOPPED', host_status='NORMAL')
+        # As if the engine had died in the middle of the evacuation.
+        notification.status = Status.RUNNING
+        notification.save()
+        [move] = self.engine.vmoves(notification)
+        move.status = fields.VMoveStatus.ONGOING
+        move.save()
+        return notification
+
+    def test_released_at_start_up(self):
+        notification = self.interrupted()
+        restarted = engine_manager.MasakariManager()
+        restarted.init_host()
+        self.assertEqual(Status.ERROR,
+                         self.engine.reload(notification).status)
+        [move] = self.engine.vmoves(notification)
+        self.assertEqual(('failed', engine_manager.INTERRUPTED_MESSAGE),
+                         (move.status, move.message))
+        # Only once per process: a later call changes nothing.
+        notification = self.engine.reload(notification)
+        notification.status = Status.RUNNING
+        notification.save()
+        restarted.init_host()
+        self.assertEqual(Status.RUNNING,
+                         self.engine.reload(notification).status)
+
+    def test_runs_of_other_engines_are_left_alone(self):
+        notification = self.interrupted()
+        self.config(host='another-engine')
+        engine_manager.MasakariManager().init_host()
+        self.assertEqual(Status.RUNNING,
+                         self.engine.reload(notification).status)
+        self.assertEqual(['ongoing'], [move.status for move in
+                                       self.engine.vmoves(notification)])

@@ -1,0 +1,100 @@
+"""The engine service in-process, end to end: masakari-api's RPC client
+casts over the fake transport -> RPC server -> manager -> taskflow ->
+simulated cloud; then the 1.1 read-back as a call (spec 04 §1, 02 §8).
+"""
+
+import time
+
+from masakari import context as masakari_context
+from masakari.engine import rpcapi
+from masakari.objects import fields
+from masakari import service
+from tests.unit.engine import recovery_base as base
+
+Status = fields.NotificationStatus
+FINAL = (Status.FINISHED, Status.ERROR, Status.IGNORED, Status.FAILED)
+
+
+class EngineServiceTestCase(base.RecoveryTestCase):
+
+    servers = [base.server('vm')]
+
+    def start_engine(self, **options):
+        self.config(periodic_fuzzy_delay=0, **options)
+        engine = service.Service.create(executor='threading')
+        engine.start()
+        self.addCleanup(engine.wait)
+        self.addCleanup(engine.stop)
+        return engine
+
+    def wait_for(self, notification, statuses=FINAL, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            stored = self.engine.reload(notification)
+            if stored.status in statuses:
+                return stored
+            time.sleep(0.05)
+        self.fail('notification still %s' % stored.status)
+
+    def test_cast_processes_and_call_reads_back(self):
+        self.start_engine()
+        api_context = masakari_context.RequestContext(
+            user_id='admin', project_id='admin', is_admin=True,
+            global_request_id='req-11111111-2222-3333-4444-555555555555')
+        notification = self.engine.create_notification(self.host)
+        self.nova.reset_calls()
+
+        rpcapi.EngineAPI().process_notification(api_context, notification)
+        self.assertEqual(Status.FINISHED,
+                         self.wait_for(notification).status)
+        self.assertEqual('compute-2', self.nova.server('vm')['host'])
+        # Nova sees the API request's id on every call of the recovery.
+        self.assertEqual(
+            {'req-11111111-2222-3333-4444-555555555555'},
+            {call['headers'].get('X-OpenStack-Request-ID')
+             for call in self.nova.calls('nova')})
+
+        stored = self.engine.reload(notification)
+        answer = rpcapi.EngineAPI().get_notification_recovery_workflow_details(
+            api_context, stored)
+        self.assertEqual(
+            ['DisableComputeServiceTask', 'PrepareHAEnabledInstancesTask',
+             'EvacuateInstancesTask'],
+            [detail.name for detail in answer.recovery_workflow_details])
+        self.assertEqual(
+            'Evacuation process completed!',
+            answer.recovery_workflow_details[-1].progress_details[-1][
+                'message'])
+
+    def test_periodic_timer_retries_errors(self):
+        notification = self.engine.create_notification(self.host,
+                                                       status=Status.ERROR)
+        self.start_engine(process_unfinished_notifications_interval=1,
+                          check_expired_notifications_interval=-1)
+        self.assertEqual(Status.FINISHED,
+                         self.wait_for(notification, (Status.FINISHED,
+                                                      Status.FAILED)).status)
+
+    def test_periodic_tasks_can_be_turned_off(self):
+        self.config(periodic_enable=False)
+        engine = self.start_engine()
+        self.assertIsNone(engine._timer)
+
+    def test_unusable_tempdir_exits(self):
+        self.config(tempdir='/nonexistent/masakari-tmp')
+        engine = service.Service.create(executor='threading')
+        error = self.assertRaises(SystemExit, engine.start)
+        self.assertEqual(1, error.code)
+        self.assertIsNone(engine.rpcserver)
+
+    def test_stop_waits_for_the_running_recovery(self):
+        self.nova.update_server('vm', evacuate_delay=0.5)
+        engine = service.Service.create(executor='threading')
+        engine.start()
+        notification = self.engine.create_notification(self.host)
+        rpcapi.EngineAPI().process_notification(self.context, notification)
+        self.wait_for(notification, (Status.RUNNING,) + FINAL)
+        engine.stop()
+        engine.wait()
+        self.assertEqual(Status.FINISHED,
+                         self.engine.reload(notification).status)
