@@ -1,0 +1,336 @@
+"""The ``openstack`` CLI (python-masakariclient 8.9.0 plugin) against our API.
+
+Every command runs unchanged, as a subprocess, at the plugin's default
+microversion 1.3 (spec 08 §6.2); the tests check its output and the state
+the API is left in.
+"""
+
+import json
+
+from oslo_utils import uuidutils
+
+from tests.fixtures import api as api_fixture
+from tests.functional.clients import base
+
+DEFAULT_MICROVERSION = 'instance-ha 1.3'
+
+
+class SegmentCommandsTest(base.ClientsTestCase):
+
+    def test_create_update_show_delete(self):
+        created = self.openstack_json(
+            'segment', 'create', 'seg-a', 'auto', 'COMPUTE',
+            '--is_enabled', 'False', '--description', 'd1')
+        self.assertEqual(
+            {'name': 'seg-a', 'recovery_method': 'auto',
+             'service_type': 'COMPUTE', 'description': 'd1',
+             'is_enabled': False},
+            {key: created[key] for key in ('name', 'recovery_method',
+                                           'service_type', 'description',
+                                           'is_enabled')})
+        post, = self.api.requests_to('/v1/segments', 'POST')
+        self.assertEqual(DEFAULT_MICROVERSION,
+                         post.headers['Openstack-Api-Version'])
+        self.assertEqual(
+            {'segment': {'name': 'seg-a', 'recovery_method': 'auto',
+                         'service_type': 'COMPUTE', 'description': 'd1',
+                         'enabled': False}}, json.loads(post.body))
+        stored = self.rest('GET', '/segments/' + created['uuid'], 200).json()
+        self.assertFalse(stored['segment']['enabled'])
+
+        updated = self.openstack_json('segment', 'update', 'seg-a',
+                                      '--description', 'd2',
+                                      '--is_enabled', 'True')
+        self.assertEqual(('d2', True),
+                         (updated['description'], updated['is_enabled']))
+        put, = self.api.requests_to('/v1/segments/', 'PUT')
+        self.assertEqual({'segment': {'description': 'd2', 'enabled': True}},
+                         json.loads(put.body))
+
+        shown = self.openstack_json('segment', 'show', created['uuid'])
+        self.assertEqual(stored['segment']['id'], shown['id'])
+        self.assertEqual(('d2', True, created['created_at']),
+                         (shown['description'], shown['is_enabled'],
+                          shown['created_at']))
+        self.assertIsNotNone(shown['updated_at'])
+
+        deleted = self.openstack('segment', 'delete', 'seg-a')
+        self.assertIn('Segment deleted: seg-a', deleted.stdout)
+        self.rest('GET', '/segments/' + created['uuid'], 404)
+
+    def test_list_follows_pages_sort_and_filters(self):
+        for name, method in (('seg-b', 'auto'), ('seg-c', 'reserved_host'),
+                             ('seg-a', 'rh_priority')):
+            self.create_segment(name, method)
+        listed = self.openstack_json('segment', 'list', '--limit', '2',
+                                     '--sort', 'name:asc')
+        self.assertEqual(['seg-a', 'seg-b', 'seg-c'],
+                         [row['name'] for row in listed])
+        self.assertEqual(
+            ['uuid', 'name', 'description', 'service_type',
+             'recovery_method', 'is_enabled'], list(listed[0]))
+        # The SDK pages with the integer id of the last item as marker.
+        queries = [request.query for request in
+                   self.api.requests_to('/v1/segments', 'GET')]
+        last_of_first_page = self.rest(
+            'GET', '/segments?sort_key=name&sort_dir=asc&limit=2',
+            200).json()['segments'][-1]['id']
+        self.assertIn('marker=%d' % last_of_first_page, queries[1])
+        self.assertIn('limit=2', queries[1])
+
+        filtered = self.openstack_json(
+            'segment', 'list', '--filters', 'recovery_method=reserved_host')
+        self.assertEqual(['seg-c'], [row['name'] for row in filtered])
+
+    def test_delete_reports_a_missing_segment_and_goes_on(self):
+        segment = self.create_segment('seg-a')
+        result = self.openstack('segment', 'delete', 'no-such-segment',
+                                'seg-a')
+        self.assertIn('No failover segment with id no-such-segment.',
+                      result.stdout + result.stderr)
+        self.assertIn('Segment deleted: seg-a', result.stdout)
+        self.rest('GET', '/segments/' + segment['uuid'], 404)
+
+    def test_errors_are_the_servers(self):
+        self.create_segment('seg-a')
+        duplicate = self.openstack('segment', 'create', 'seg-a', 'auto',
+                                   'COMPUTE', expect_status=1)
+        self.assertIn('Failover segment with name seg-a already exists.',
+                      duplicate.stderr)
+        missing = uuidutils.generate_uuid()
+        shown = self.openstack('segment', 'show', missing, expect_status=1)
+        self.assertIn(missing, shown.stderr)
+
+
+class HostCommandsTest(base.ClientsTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.segment = self.create_segment('seg-a')
+
+    def test_create_list_show_update_delete(self):
+        created = self.openstack_json(
+            'segment', 'host', 'create', 'compute-1', 'COMPUTE', 'SSH',
+            'seg-a', '--reserved', 'True', '--on_maintenance', 'False')
+        self.assertEqual(
+            {'name': 'compute-1', 'type': 'COMPUTE',
+             'control_attributes': 'SSH', 'reserved': True,
+             'on_maintenance': False,
+             'failover_segment_id': self.segment['uuid']},
+            {key: created[key] for key in (
+                'name', 'type', 'control_attributes', 'reserved',
+                'on_maintenance', 'failover_segment_id')})
+        # The plugin sends its booleans as strings (spec 08 O-C2).
+        post, = self.api.requests_to('/v1/segments/', 'POST')
+        self.assertEqual({'host': {
+            'name': 'compute-1', 'type': 'COMPUTE',
+            'control_attributes': 'SSH', 'reserved': 'True',
+            'on_maintenance': 'False'}}, json.loads(post.body))
+        self.assertEqual(DEFAULT_MICROVERSION,
+                         post.headers['Openstack-Api-Version'])
+
+        listed = self.openstack_json('segment', 'host', 'list', 'seg-a')
+        self.assertEqual([created['uuid']], [row['uuid'] for row in listed])
+        self.assertEqual(
+            ['uuid', 'name', 'type', 'control_attributes', 'reserved',
+             'on_maintenance', 'failover_segment_id'], list(listed[0]))
+        shown = self.openstack_json('segment', 'host', 'show', 'seg-a',
+                                    'compute-1')
+        self.assertEqual(created, shown)
+
+        updated = self.openstack_json(
+            'segment', 'host', 'update', 'seg-a', 'compute-1',
+            '--reserved', 'False', '--on_maintenance', 'True',
+            '--control_attributes', 'IPMI')
+        self.assertEqual((False, True, 'IPMI'),
+                         (updated['reserved'], updated['on_maintenance'],
+                          updated['control_attributes']))
+        stored = self.rest('GET', '/segments/%s/hosts/%s' % (
+            self.segment['uuid'], created['uuid']), 200).json()['host']
+        self.assertEqual((False, True, 'IPMI'),
+                         (stored['reserved'], stored['on_maintenance'],
+                          stored['control_attributes']))
+
+        deleted = self.openstack('segment', 'host', 'delete', 'seg-a',
+                                 'compute-1')
+        self.assertIn('Host deleted: compute-1', deleted.stdout)
+        self.assertEqual([], self.rest(
+            'GET', '/segments/%s/hosts' % self.segment['uuid'],
+            200).json()['hosts'])
+
+    def test_list_filters_and_sorts(self):
+        self.create_host(self.segment, 'compute-1', reserved=True)
+        self.create_host(self.segment, 'compute-2')
+        self.create_host(self.segment, 'compute-3', reserved=True)
+        listed = self.openstack_json(
+            'segment', 'host', 'list', 'seg-a', '--filters', 'reserved=True',
+            '--sort', 'name:desc')
+        self.assertEqual(['compute-3', 'compute-1'],
+                         [row['name'] for row in listed])
+
+    def test_unknown_compute_host_is_refused(self):
+        result = self.openstack('segment', 'host', 'create', 'not-in-nova',
+                                'COMPUTE', 'SSH', 'seg-a', expect_status=1)
+        self.assertIn('Compute service with name not-in-nova could not be '
+                      'found.', result.stderr)
+
+    def test_host_in_use_is_not_deleted(self):
+        host = self.create_host(self.segment)
+        self.create_notification()
+        result = self.openstack('segment', 'host', 'delete', 'seg-a',
+                                'compute-1', expect_status=1)
+        self.assertIn("Host %s can't be deleted as it is in-use to process "
+                      "notifications." % host['uuid'], result.stderr)
+        self.rest('GET', '/segments/%s/hosts/%s' % (
+            self.segment['uuid'], host['uuid']), 200)
+
+
+def _progress(details):
+    """The recovery_workflow_details keys the API sends (the client adds
+    SDK resource attributes such as ``id`` and ``location``).
+    """
+    return [{'name': step['name'], 'progress': step['progress'],
+             'state': step['state'],
+             'progress_details': [
+                 {key: item[key] for key in ('timestamp', 'progress',
+                                             'message')}
+                 for item in step['progress_details']]}
+            for step in details]
+
+
+class NotificationCommandsTest(base.ClientsTestCase):
+
+    def setUp(self):
+        super().setUp()
+        segment = self.create_segment('seg-a')
+        self.host = self.create_host(segment, 'compute-1')
+
+    def test_create_and_show_with_recovery_progress(self):
+        payload = {'event': 'STOPPED', 'host_status': 'NORMAL',
+                   'cluster_status': 'OFFLINE'}
+        created = self.openstack_json(
+            'notification', 'create', 'COMPUTE_HOST', 'compute-1',
+            '2016-01-01T01:00:00.000', json.dumps(payload))
+        self.assertEqual(
+            {'type': 'COMPUTE_HOST', 'status': 'new',
+             'source_host_uuid': self.host['uuid'],
+             'generated_time': '2016-01-01T01:00:00.000000',
+             'payload': payload},
+            {key: created[key] for key in ('type', 'status',
+                                           'source_host_uuid',
+                                           'generated_time', 'payload')})
+        # Shown at 1.3: the engine's progress report (microversion 1.1).
+        self.assertEqual(api_fixture.WORKFLOW_DETAILS,
+                         _progress(created['recovery_workflow_details']))
+        post, = self.api.requests_to('/v1/notifications', 'POST')
+        self.assertEqual({'notification': {
+            'type': 'COMPUTE_HOST', 'hostname': 'compute-1',
+            'generated_time': '2016-01-01T01:00:00.000',
+            'payload': payload}}, json.loads(post.body))
+
+        uuid = created['notification_uuid']
+        self.wait_processed(uuid)
+        shown = self.openstack_json('notification', 'show', uuid)
+        self.assertEqual(api_fixture.WORKFLOW_DETAILS,
+                         _progress(shown['recovery_workflow_details']))
+
+        at_1_0 = self.openstack_json('--os-ha-api-version', '1.0',
+                                     'notification', 'show', uuid)
+        self.assertNotIn('recovery_workflow_details', at_1_0)
+        self.assertEqual(uuid, at_1_0['notification_uuid'])
+        self.assertEqual('instance-ha 1.0', self.api.requests_to(
+            '/v1/notifications/')[-1].headers['Openstack-Api-Version'])
+
+    def test_vm_and_process_notifications(self):
+        vm_payload = {'event': 'LIFECYCLE',
+                      'instance_uuid': uuidutils.generate_uuid(),
+                      'vir_domain_event': 'STOPPED_FAILED'}
+        vm = self.openstack_json('notification', 'create', 'VM', 'compute-1',
+                                 '2026-01-01T10:00:00Z',
+                                 json.dumps(vm_payload))
+        self.assertEqual(('VM', vm_payload), (vm['type'], vm['payload']))
+        process = self.openstack_json(
+            'notification', 'create', 'PROCESS', 'compute-1',
+            '2026-01-01 10:00:00',
+            '{"event": "STOPPED", "process_name": "nova-compute"}')
+        self.assertEqual('PROCESS', process['type'])
+
+        listed = self.openstack_json('notification', 'list',
+                                     '--filters', 'type=PROCESS')
+        self.assertEqual([process['notification_uuid']],
+                         [row['notification_uuid'] for row in listed])
+        self.assertEqual(
+            ['notification_uuid', 'generated_time', 'status', 'type',
+             'source_host_uuid', 'payload'], list(listed[0]))
+        since = self.openstack_json(
+            'notification', 'list', '--sort', 'type:asc',
+            '--filters', 'generated-since=2026-01-01T09:59:59')
+        self.assertEqual(['PROCESS', 'VM'], [row['type'] for row in since])
+        self.assertEqual([], self.openstack_json(
+            'notification', 'list',
+            '--filters', 'generated-since=2026-01-01T10:00:01'))
+
+    def test_refusals_are_the_servers(self):
+        arguments = ('notification', 'create', 'COMPUTE_HOST', 'compute-1',
+                     '2026-01-01T10:00:00', '{"event": "STOPPED"}')
+        self.openstack(*arguments)
+        duplicate = self.openstack(*arguments, expect_status=1)
+        self.assertIn('Notification received from host compute-1 of type '
+                      'COMPUTE_HOST is duplicate.', duplicate.stderr)
+        unknown = self.openstack('notification', 'create', 'PROCESS',
+                                 'no-such-host', '2026-01-01T10:00:00',
+                                 '{"event": "STOPPED", "process_name": "x"}',
+                                 expect_status=1)
+        self.assertIn('Host with name no-such-host could not be found.',
+                      unknown.stderr)
+        self.assertEqual(1, len(self.rest('GET', '/notifications',
+                                          200).json()['notifications']))
+
+
+class VMoveCommandsTest(base.ClientsTestCase):
+
+    def setUp(self):
+        super().setUp()
+        segment = self.create_segment('seg-a')
+        self.create_host(segment, 'compute-1')
+
+    def test_list_and_show(self):
+        notification = self.create_notification()
+        uuid = notification['notification_uuid']
+        self.wait_processed(uuid)
+        stored, = self.rest('GET', '/notifications/%s/vmoves' % uuid,
+                            200).json()['vmoves']
+
+        listed = self.openstack_json('notification', 'vmove', 'list', uuid)
+        self.assertEqual(
+            [{'uuid': stored['uuid'], 'server_id': stored['instance_uuid'],
+              'server_name': stored['instance_name'],
+              'source_host': 'compute-1', 'dest_host': None,
+              'start_time': None, 'end_time': None, 'type': 'evacuation',
+              'status': 'pending'}], listed)
+
+        shown = self.openstack_json('notification', 'vmove', 'show', uuid,
+                                    stored['uuid'])
+        self.assertEqual(dict(listed[0], message=None,
+                              created_at=stored['created_at'],
+                              updated_at=None), shown)
+        self.assertEqual(
+            [DEFAULT_MICROVERSION] * 2,
+            [request.headers['Openstack-Api-Version'] for request in
+             self.api.requests_to('/v1/notifications/%s/vmoves' % uuid)])
+
+    def test_refusals_are_the_servers(self):
+        process = self.create_notification(
+            type='PROCESS',
+            payload={'event': 'STOPPED', 'process_name': 'nova-compute'})
+        uuid = process['notification_uuid']
+        result = self.openstack('notification', 'vmove', 'list', uuid,
+                                expect_status=1)
+        self.assertIn('This notification %s without vm moves.' % uuid,
+                      result.stderr)
+
+        host_failure = self.create_notification()['notification_uuid']
+        missing = uuidutils.generate_uuid()
+        result = self.openstack('notification', 'vmove', 'show',
+                                host_failure, missing, expect_status=1)
+        self.assertIn(missing, result.stderr)
