@@ -1,0 +1,104 @@
+"""masakari-aio as a newcomer runs it (README's first command): the demo
+recovers a host of the simulated cloud; a custom recovery flow file is
+rehearsed against a topology; the plain mode serves until SIGTERM.
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+
+import fixtures
+import requests
+import testtools
+
+from tests.fixtures import processes
+
+CUSTOM_FLOW = """\
+[taskflow_driver_recovery_flows]
+host_auto_failure_recovery_tasks = pre:['disable_compute_service_task', \
+'no_op'],main:['prepare_HA_enabled_instances_task'],\
+post:['evacuate_instances_task']
+"""
+INSTANT_TOPOLOGY = {
+    'delays': {'evacuate': 0, 'stop': 0, 'start': 0},
+    'hosts': ['compute-1', 'compute-2'],
+    'servers': [{'name': 'app', 'count': 2, 'host': 'compute-1',
+                 'metadata': {'HA_Enabled': 'True'}}],
+}
+API_BANNER = re.compile(r'API listening on (http://\S+)')
+
+
+class TestAllInOne(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.state_dir = self.useFixture(fixtures.TempDir()).path
+
+    def _demo(self, *arguments):
+        result = subprocess.run(
+            [processes.executable('masakari-aio'), '--demo'] +
+            list(arguments), capture_output=True, text=True, timeout=180)
+        self.addDetail('stdout', testtools.content.text_content(
+            result.stdout))
+        self.addDetail('stderr', testtools.content.text_content(
+            result.stderr))
+        return result
+
+    def test_demo_recovers_a_host(self):
+        result = self._demo('--wait', '1')
+        self.assertEqual(0, result.returncode)
+        lines = result.stdout.splitlines()
+        self.assertRegex(lines[0], API_BANNER)
+        self.assertIn('host compute-1 is down with 4 instance(s): db, '
+                      'scratch, web-1, web-2', lines)
+        self.assertIn('status: finished', lines)
+        self.assertIn('  [EvacuateInstancesTask] Evacuation process '
+                      'completed! (1.0)', lines)
+        moved = [line for line in lines
+                 if re.match(r'  vmove \S+: succeeded \(compute-1 -> '
+                             r'compute-[23]\)$', line)]
+        self.assertEqual(4, len(moved), moved)
+        self.assertEqual('recovery finished', lines[-1])
+        self.assertEqual('', result.stderr)
+
+    def test_custom_recovery_flow_rehearsal(self):
+        flow_file = os.path.join(self.state_dir, 'custom-flow.conf')
+        with open(flow_file, 'w') as f:
+            f.write(CUSTOM_FLOW)
+        topology_file = os.path.join(self.state_dir, 'topology.json')
+        with open(topology_file, 'w') as f:
+            json.dump(INSTANT_TOPOLOGY, f)
+        result = self._demo('--wait', '0', '--topology', topology_file,
+                            '--config-file', flow_file,
+                            '--state-dir', self.state_dir)
+        self.assertEqual(0, result.returncode)
+        self.assertIn('recovery finished', result.stdout)
+        with open(os.path.join(self.state_dir, 'masakari.log')) as log:
+            self.assertIn('Custom task executed successfully..!!',
+                          log.read())
+
+    def test_serves_until_sigterm(self):
+        process = subprocess.Popen(
+            [processes.executable('masakari-aio'), '--port', '0',
+             '--state-dir', self.state_dir], stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        self.addCleanup(process.kill)
+        self.addCleanup(process.stdout.close)
+        match = API_BANNER.search(process.stdout.readline())
+        self.assertIsNotNone(match)
+        api_url = match.group(1)
+        segments = requests.get(api_url + '/v1/segments',
+                                headers={'X-Auth-Token': 'admin:admin'},
+                                timeout=30)
+        self.assertEqual({'segments': []}, segments.json())
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(0, process.wait(30))
+        self.assertLess(time.monotonic() - started, 15)
+        for name in ('masakari.conf', 'masakari.sqlite', 'taskflow.sqlite',
+                     'masakari.log'):
+            self.assertTrue(os.path.exists(os.path.join(self.state_dir,
+                                                        name)), name)
