@@ -51,6 +51,8 @@ def apply_monkey_patch_decorators():
 def main():
     """Parse the configuration and run the engine until it is stopped.
 
+    :returns: the exit status (None after a clean stop).
+
     Exits with status 1 when no notification driver is configured or it
     cannot be imported, or when the temporary directory is unusable; the
     taskflow driver's InvalidConfiguration (no [taskflow]/connection)
@@ -63,4 +65,4 @@ def main():
     notifications.set_binary(notifications.ENGINE_BINARY)
     server = service.Service.create(binary=notifications.ENGINE_BINARY)
     launcher = oslo_service.launch(CONF, server, restart_method='mutate')
-    launcher.wait()
+    return launcher.wait()

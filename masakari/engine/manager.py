@@ -151,14 +151,21 @@ class MasakariManager(manager.Manager):
     def init_host(self):
         """Once, before taking messages: hand the notifications this
         engine host was recovering when it stopped to the retry task.
+
+        A failure (e.g. the database is not reachable yet) is logged and
+        does not stop the engine from starting.
         """
         if self._host_initialised:
             return
         self._host_initialised = True
         admin = masakari_context.get_admin_context()
-        for notification in objects.NotificationList.get_all(
-                admin, filters={'status': Status.RUNNING}):
-            self._release_if_interrupted(admin, notification)
+        try:
+            for notification in objects.NotificationList.get_all(
+                    admin, filters={'status': Status.RUNNING}):
+                self._release_if_interrupted(admin, notification)
+        except Exception:
+            LOG.exception('Could not look for recoveries interrupted by the '
+                          'last stop of this engine.')
 
     def _release_if_interrupted(self, context, notification):
         uuid = notification.notification_uuid

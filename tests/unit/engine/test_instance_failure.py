@@ -2,6 +2,8 @@
 cloud (spec 04 §2.4, §3.9; 05 §9.7).
 """
 
+import threading
+
 from masakari.objects import fields
 from tests.unit.engine import recovery_base as base
 
@@ -124,13 +126,24 @@ class InstanceFailureTestCase(base.RecoveryTestCase):
             error['fault']['masakari_object.data']['exception_message'])
 
     def test_stop_conflict_on_a_stopped_server_goes_on(self):
-        # Nova answers 409 (slowly) while the server finishes stopping.
+        # Nova answers 409 (slowly) while the server finishes stopping: as
+        # soon as the stop request arrives, the server becomes stopped.
         self.nova.add_fault(method='POST', path='/servers/*/action',
                             action='os-stop', status=409, message='busy',
-                            hang=0.5)
-        self.nova.cloud.scheduler.call_later(0.2, lambda: (
-            self.nova.update_server('vm', vm_state='stopped',
-                                    power_state=4)))
+                            hang=1)
+        arrived = threading.Event()
+
+        def stop_when_asked():
+            while not arrived.wait(0.01):
+                if any(call['body'] == STOP
+                       for call in self.nova.calls('nova')):
+                    self.nova.update_server('vm', vm_state='stopped',
+                                            power_state=4)
+                    arrived.set()
+
+        watcher = threading.Thread(target=stop_when_asked, daemon=True)
+        watcher.start()
+        self.addCleanup(arrived.set)
         notification = self.instance_down()
         self.assertEqual(Status.FINISHED, notification.status)
         self.assertEqual(['GET', STOP, 'GET', 'GET', 'GET', START, 'GET'],

@@ -1,0 +1,1 @@
+"""Functional tests of masakari-engine (MariaDB, RabbitMQ, processes)."""
