@@ -21,6 +21,7 @@ from keystoneauth1 import loading as ks_loading
 import webob
 from webob import exc as webob_exc
 
+import masakari.conf
 from tests.fixtures import api as api_fixture
 
 AUTHTOKEN_GROUP = 'keystone_authtoken'
@@ -52,16 +53,24 @@ class Recorder:
         self._faults = []
         self._lock = threading.Lock()
 
-    def fail_next(self, count, status=503):
-        """Answer the next ``count`` requests with ``status`` (a proxy's
-        plain error page) instead of passing them to the API.
+    def fail_next(self, count, status=503, method=None):
+        """Answer the next ``count`` requests (of ``method`` only, if
+        given) with ``status`` and a proxy's plain error page instead of
+        passing them to the API.
         """
         with self._lock:
-            self._faults.extend([status] * count)
+            self._faults.extend([(status, method)] * count)
 
     def clear(self):
         with self._lock:
             self.requests.clear()
+
+    def _take_fault(self, method):
+        for index, (status, fault_method) in enumerate(self._faults):
+            if fault_method in (None, method):
+                del self._faults[index]
+                return status
+        return None
 
     def __call__(self, environ, start_response):
         length = int(environ.get('CONTENT_LENGTH') or 0)
@@ -72,7 +81,7 @@ class Recorder:
             self.requests.append(Request(
                 request.method, request.path, request.query_string,
                 dict(request.headers), body))
-            fault = self._faults.pop(0) if self._faults else None
+            fault = self._take_fault(request.method)
         if fault is not None:
             return webob_exc.status_map[fault]()(environ, start_response)
         return self.application(environ, start_response)
@@ -112,18 +121,17 @@ class _APIWithAuthtoken(api_fixture.APIFixture):
     with [keystone_authtoken] pointing at a real Keystone.
     """
 
-    def __init__(self, keystone, backend):
+    def __init__(self, keystone, backend, plugin_options):
         super().__init__(auth_strategy='keystone', backend=backend)
         self.keystone = keystone
+        self.plugin_options = plugin_options
 
     def _paste_ini(self):
         # NOTE: called once the configuration fixture is up, right before
         # the app is loaded. keystonemiddleware registers the options of its
         # auth plugin only when it first needs a service token: register
         # them now so that they can be set.
-        self.conf.register_opts(
-            ks_loading.get_auth_plugin_conf_options('password'),
-            group=AUTHTOKEN_GROUP)
+        self.conf.register_opts(self.plugin_options, group=AUTHTOKEN_GROUP)
         options = {
             'www_authenticate_uri': self.keystone.url,
             'auth_url': self.keystone.url,
@@ -159,8 +167,16 @@ class ClientsAPI(fixtures.Fixture):
             self.api = self.useFixture(
                 api_fixture.APIFixture('noauth2', self.backend))
         else:
-            self.api = self.useFixture(
-                _APIWithAuthtoken(self.keystone, self.backend))
+            plugin_options = ks_loading.get_auth_plugin_conf_options(
+                'password')
+            # NOTE: some of them are required: left registered, they would
+            # fail every later parse of the global configuration. Removing
+            # them needs an unparsed configuration, i.e. after the API
+            # fixture's clean-up (clean-ups run last added, first run).
+            self.addCleanup(masakari.conf.CONF.unregister_opts,
+                            plugin_options, group=AUTHTOKEN_GROUP)
+            self.api = self.useFixture(_APIWithAuthtoken(
+                self.keystone, self.backend, plugin_options))
         self.recorder = Recorder(self.api.app)
         self.server = self.useFixture(HTTPServer(self.recorder))
         self.url = self.server.url

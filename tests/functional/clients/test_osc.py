@@ -164,9 +164,15 @@ class HostCommandsTest(base.ClientsTestCase):
         self.create_host(self.segment, 'compute-3', reserved=True)
         listed = self.openstack_json(
             'segment', 'host', 'list', 'seg-a', '--filters', 'reserved=True',
-            '--sort', 'name:desc')
+            '--sort', 'name:desc', '--limit', '1')
         self.assertEqual(['compute-3', 'compute-1'],
                          [row['name'] for row in listed])
+        first_page = self.rest('GET', '/segments/%s/hosts?reserved=True&'
+                               'sort_key=name&sort_dir=desc&limit=1' %
+                               self.segment['uuid'], 200).json()['hosts']
+        queries = [request.query for request in self.api.requests_to(
+            '/v1/segments/%s/hosts' % self.segment['uuid'], 'GET')]
+        self.assertIn('marker=%d' % first_page[0]['id'], queries[1])
 
     def test_unknown_compute_host_is_refused(self):
         result = self.openstack('segment', 'host', 'create', 'not-in-nova',
@@ -255,7 +261,7 @@ class NotificationCommandsTest(base.ClientsTestCase):
             '{"event": "STOPPED", "process_name": "nova-compute"}')
         self.assertEqual('PROCESS', process['type'])
 
-        listed = self.openstack_json('notification', 'list',
+        listed = self.openstack_json('notification', 'list', '--limit', '1',
                                      '--filters', 'type=PROCESS')
         self.assertEqual([process['notification_uuid']],
                          [row['notification_uuid'] for row in listed])
