@@ -79,10 +79,13 @@ class E2ETestCase(testtools.TestCase):
     # --- helpers shared by the scenarios ----------------------------------
 
     def post_notification(self, type, hostname, payload, offset=0):
-        """POST a notification that must be accepted; returns it."""
+        """POST a notification that must be accepted; returns it (and
+        keeps the request id the API answered in ``self.request_id``).
+        """
         response = self.api.post_notification(
             type, hostname, payload, generated_time(offset))
         self.assertEqual(202, response.status_code, response.text)
+        self.request_id = response.headers['x-openstack-request-id']
         notification = response.json()['notification']
         self.assertEqual('new', notification['status'])
         return notification

@@ -132,7 +132,8 @@ class SimulatorClient:
     def nova_calls(self):
         """Nova calls, oldest first: dicts of ``line`` (``'METHOD
         /path?query'``, the path relative to /v2.1), ``body`` (decoded
-        JSON) and ``status`` (the simulator's answer).
+        JSON), ``status`` (the simulator's answer) and ``request_id`` (the
+        X-OpenStack-Request-ID header sent).
         """
         calls = []
         for call in self.call('GET', '/calls?service=nova')['calls']:
@@ -142,5 +143,7 @@ class SimulatorClient:
             line = '%s %s%s' % (call['method'], path,
                                 '?' + call['query'] if call['query'] else '')
             calls.append({'line': line, 'body': call['body'],
-                          'status': call['status']})
+                          'status': call['status'],
+                          'request_id': call['headers'].get(
+                              'X-OpenStack-Request-ID')})
         return calls

@@ -3,6 +3,8 @@ masakari-engine, one scenario per recovery method (spec 04 §2.3, §3.3-3.8;
 Nova calls of 05 §9.1, 9.2, 9.5; bus notifications of 06 §5.1).
 """
 
+import time
+
 from tests.e2e import base
 from tests.e2e import nova_calls
 
@@ -29,13 +31,17 @@ class TestHostFailure(base.E2ETestCase):
                   _scenario_hosts('rp')),
         'servers': [{'name': '%s-vm' % prefix, 'host': '%s-src' % prefix,
                      'metadata': HA}
-                    for prefix in ('auto', 'rh', 'ap', 'rp')],
+                    for prefix in ('rh', 'ap', 'rp')] + [
+            # Slow enough to watch the recovery while it runs.
+            {'name': 'auto-vm', 'host': 'auto-src', 'metadata': HA,
+             'evacuate_delay': 2}],
         'aggregates': [{'name': 'rh-agg', 'hosts': ['rh-src']}],
     }
 
-    def _fail_host(self, prefix, recovery_method):
+    def _fail_host(self, prefix, recovery_method, watch=False):
         """Register the scenario's hosts, take its source host down in Nova,
-        post the host-down notification and wait for its end.
+        post the host-down notification and wait for its end (with
+        ``watch``, reading the 1.1 details while it runs: self.running).
 
         :returns: (final notification, server id, {host name: nova
             service id}).
@@ -60,9 +66,31 @@ class TestHostFailure(base.E2ETestCase):
 
         notification = self.post_notification('COMPUTE_HOST', source,
                                               HOST_DOWN)
-        final = self.api.wait_for_notification(
-            notification['notification_uuid'])
+        uuid = notification['notification_uuid']
+        if watch:
+            self._watch(uuid)
+        final = self.api.wait_for_notification(uuid)
         return final, server_id, service_ids
+
+    def _watch(self, uuid, timeout=60):
+        """Poll at 1.1 until the end; keep the (task, state) pairs seen
+        while the notification was running in ``self.running``.
+        """
+        self.running = set()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            notification = self.api.notification(uuid)
+            # The engine answers the RPC call while it recovers.
+            self.assertLess(time.monotonic() - started, 5)
+            if notification['status'] != 'running':
+                if notification['status'] != 'new':
+                    return
+            else:
+                self.running.update(
+                    (task['name'], task['state'])
+                    for task in notification['recovery_workflow_details'])
+            time.sleep(0.2)
 
     def _host(self, name):
         return self.api.call('GET', '/segments/%s/hosts/%s' % (
@@ -133,14 +161,20 @@ class TestHostFailure(base.E2ETestCase):
                 for task in notification['recovery_workflow_details']]
 
     def test_auto(self):
-        final, server_id, services = self._fail_host('auto', 'auto')
+        final, server_id, services = self._fail_host('auto', 'auto',
+                                                     watch=True)
         self.assertEqual('finished', final['status'])
+        self.assertIn(('EvacuateInstancesTask', 'RUNNING'), self.running)
         self.assertIsNone(final['message'])
         self.assert_nova_calls(
             nova_calls.disable_service('auto-src', services['auto-src']) +
             nova_calls.list_servers('auto-src') +
             nova_calls.evacuate(server_id))
         self.assert_evacuated(final, server_id, 'auto-src')
+        # The engine's Nova calls carry the request id of the API request
+        # that posted the notification (spec 04 §1.2).
+        self.assertEqual({self.request_id}, {
+            call['request_id'] for call in self.simulator.nova_calls()})
         self.assert_host_events('auto-src')
         self.assertTrue(self._host('auto-src')['on_maintenance'])
         service = self.simulator.service('auto-src')
