@@ -58,6 +58,18 @@ class SegmentCommandsTest(base.ClientsTestCase):
         self.assertIn('Segment deleted: seg-a', deleted.stdout)
         self.rest('GET', '/segments/' + created['uuid'], 404)
 
+    def test_is_enabled_is_sent_from_microversion_1_2(self):
+        created = self.openstack_json(
+            '--os-ha-api-version', '1.1', 'segment', 'create', 'seg-a',
+            'auto', 'COMPUTE', '--is_enabled', 'False')
+        self.assertNotIn('is_enabled', created)
+        post, = self.api.requests_to('/v1/segments', 'POST')
+        self.assertEqual('instance-ha 1.1',
+                         post.headers['Openstack-Api-Version'])
+        self.assertNotIn('enabled', json.loads(post.body)['segment'])
+        self.assertTrue(self.rest('GET', '/segments/' + created['uuid'],
+                                  200).json()['segment']['enabled'])
+
     def test_list_follows_pages_sort_and_filters(self):
         for name, method in (('seg-b', 'auto'), ('seg-c', 'reserved_host'),
                              ('seg-a', 'rh_priority')):
@@ -99,7 +111,7 @@ class SegmentCommandsTest(base.ClientsTestCase):
                       duplicate.stderr)
         missing = uuidutils.generate_uuid()
         shown = self.openstack('segment', 'show', missing, expect_status=1)
-        self.assertIn(missing, shown.stderr)
+        self.assertIn('Segment is not found: ' + missing, shown.stderr)
 
 
 class HostCommandsTest(base.ClientsTestCase):

@@ -161,6 +161,16 @@ class SDKTest(base.ClientsTestCase):
         self.assertEqual({'instance-ha 1.1'},
                          self.versions_sent('/v1/notifications'))
 
+    def test_default_microversion_is_checked_against_the_version_document(
+            self):
+        connection = self.sdk(instance_ha_api_version='1.4')
+        error = self.assertRaises(exceptions.ConfigException, getattr,
+                                  connection, 'instance_ha')
+        self.assertIn('the cloud only supports a minimum of 1.0 and a '
+                      'maximum of 1.3.', str(error))
+        self.assertEqual(['/v1'], [request.path for request in
+                                   self.api.requests_to('/v1')])
+
     def test_errors_carry_the_servers_message(self):
         missing = uuidutils.generate_uuid()
         error = self.assertRaises(exceptions.NotFoundException,
