@@ -2,50 +2,19 @@
 
 import masakari.cmd.monkey_patch  # noqa: F401 (first: patches the process)
 
-import inspect
-import pyclbr
 import sys
 
 from oslo_log import log as logging
 from oslo_service import service as oslo_service
-from oslo_utils import importutils
 
 import masakari.conf
 from masakari import config
+from masakari.engine import debug_decorators
 from masakari.notifications import api as notifications
 from masakari import objects
 from masakari import service
 
 CONF = masakari.conf.CONF
-
-
-def _decorate(module, decorator):
-    """Wrap every function and method of ``module`` with ``decorator``,
-    called as ``decorator(qualified_name, function)``.
-    """
-    importutils.import_module(module)
-    for name, item in pyclbr.readmodule_ex(module).items():
-        qualified = '%s.%s' % (module, name)
-        if isinstance(item, pyclbr.Class):
-            cls = importutils.import_class(qualified)
-            for method, function in inspect.getmembers(cls,
-                                                       inspect.isfunction):
-                setattr(cls, method,
-                        decorator('%s.%s' % (qualified, method), function))
-        elif isinstance(item, pyclbr.Function):
-            setattr(sys.modules[module], name,
-                    decorator(qualified, importutils.import_class(qualified)))
-
-
-def apply_monkey_patch_decorators():
-    """[DEFAULT]/monkey_patch: decorate the modules named in
-    monkey_patch_modules (``<module>:<decorator path>`` items).
-    """
-    if not CONF.monkey_patch:
-        return
-    for item in CONF.monkey_patch_modules:
-        module, decorator = item.split(':')
-        _decorate(module, importutils.import_class(decorator))
 
 
 def main():
@@ -60,7 +29,7 @@ def main():
     """
     config.parse_args(sys.argv)
     logging.setup(CONF, 'masakari')
-    apply_monkey_patch_decorators()
+    debug_decorators.apply_from_config()
     objects.register_all()
     notifications.set_binary(notifications.ENGINE_BINARY)
     server = service.Service.create(binary=notifications.ENGINE_BINARY)
