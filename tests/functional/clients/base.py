@@ -21,6 +21,8 @@ import testtools
 from tests.functional.clients import server
 
 BIN_DIR = os.path.dirname(sys.executable)
+# What the plugin sends by default (its DEFAULT_HA_API_VERSION).
+OSC_MICROVERSION = 'instance-ha 1.3'
 COMMAND_TIMEOUT = 120
 # The tests' own reads and writes, told apart from the clients' requests.
 JSON_HEADERS = {'Accept': 'application/json',

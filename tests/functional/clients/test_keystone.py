@@ -207,7 +207,7 @@ class KeystoneTest(testtools.TestCase):
             ['POST %ssegments' % prefix,
              'GET %ssegments/%s' % (prefix, created['uuid'])],
             ['%s %s' % (r.method, r.path) for r in received[:2]])
-        self.assertEqual({'instance-ha 1.3'},
+        self.assertEqual({base.OSC_MICROVERSION},
                          {r.headers['Openstack-Api-Version']
                           for r in received})
         self.assertTrue(all('X-Auth-Token' in r.headers for r in received))
