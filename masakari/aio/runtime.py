@@ -9,6 +9,7 @@ import tempfile
 
 from oslo_log import log as logging
 from paste import deploy
+import sqlalchemy as sa
 
 from masakari.aio import profile
 from masakari.aio import wsgi_server
@@ -29,6 +30,47 @@ CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
 APP_NAME = 'masakari_api'
+# Seconds a transaction waits for another one's lock on a SQLite file.
+SQLITE_BUSY_TIMEOUT_MS = 30000
+
+
+def queue_sqlite_transactions(engine):
+    """Make every transaction on this SQLite ``engine`` take the write lock
+    when it begins (BEGIN IMMEDIATE) and wait for it.
+
+    NOTE: API requests, the engine's flows and its evacuation threads share
+    the files. With SQLite's default deferred transactions, two of them
+    that read and then write deadlock, and one fails at once with
+    "database is locked"; taking the lock up front makes them queue.
+    """
+    def connect(dbapi_connection, connection_record):
+        # NOTE: no implicit BEGIN from the driver; one is emitted below
+        # (oslo.db's engines emit their own first).
+        dbapi_connection.isolation_level = None
+        dbapi_connection.execute('PRAGMA busy_timeout = %d'
+                                 % SQLITE_BUSY_TIMEOUT_MS)
+
+    def begin(connection):
+        if 'in_transaction' not in connection.info:
+            connection.exec_driver_sql('BEGIN')
+            connection.info['in_transaction'] = True
+
+    def end(connection):
+        connection.info.pop('in_transaction', None)
+
+    def immediate(connection, cursor, statement, parameters, context,
+                  executemany):
+        if statement == 'BEGIN':
+            statement = 'BEGIN IMMEDIATE'
+        return statement, parameters
+
+    sa.event.listen(engine, 'connect', connect)
+    sa.event.listen(engine, 'begin', begin)
+    sa.event.listen(engine, 'commit', end)
+    sa.event.listen(engine, 'rollback', end)
+    sa.event.listen(engine, 'before_cursor_execute', immediate, retval=True)
+    # Connections opened before the listeners existed are dropped.
+    engine.dispose()
 
 
 class AllInOne:
@@ -112,6 +154,9 @@ class AllInOne:
             logging.setup(CONF, 'masakari')
         self._restore_db = db_api.configure(CONF)
         objects.register_all()
+        queue_sqlite_transactions(db_api.get_engine())
+        queue_sqlite_transactions(
+            persistence.get_backend(CONF.taskflow.connection).engine)
         migration.db_sync()
         persistence.upgrade(CONF.taskflow.connection)
 

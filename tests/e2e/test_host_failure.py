@@ -5,6 +5,8 @@ Nova calls of 05 §9.1, 9.2, 9.5; bus notifications of 06 §5.1).
 
 import time
 
+from testtools import content
+
 from tests.e2e import base
 from tests.e2e import nova_calls
 
@@ -282,3 +284,67 @@ class TestHostFailure(base.E2ETestCase):
             nova_calls.evacuate(server_id))
         self.assert_evacuated(final, server_id, 'rp-src')
         self.assert_host_events('rp-src')
+
+
+class TestEngineCrash(base.E2ETestCase):
+    """An engine killed in the middle of an evacuation: the next engine
+    takes the notification over instead of leaving it ``running`` (the
+    reference left it so until it expired).
+    """
+
+    topology = {
+        'delays': base.INSTANT,
+        'hosts': ['crash-src', 'crash-dst'],
+        'servers': [{'name': 'crash-vm', 'host': 'crash-src',
+                     'metadata': HA, 'evacuate_delay': 3}],
+    }
+
+    def _wait(self, condition, what, timeout=30):
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                self.fail('%s after %ss' % (what, timeout))
+            time.sleep(0.2)
+
+    def test_next_engine_takes_the_recovery_over(self):
+        segment = self.api.create_segment(self.unique('crash'), 'auto')
+        for name in ('crash-src', 'crash-dst'):
+            self.api.create_host(segment['uuid'], name)
+        self.simulator.set_host_state('crash-src', 'down')
+        uuid = self.post_notification('COMPUTE_HOST', 'crash-src',
+                                      HOST_DOWN)['notification_uuid']
+        self._wait(lambda: [vmove for vmove in self.api.vmoves(uuid)
+                            if vmove['status'] == 'ongoing'],
+                   'no evacuation started')
+        self.deployment.engine.kill()
+        self.assertEqual('running',
+                         self.api.notification(uuid, '1.0')['status'])
+        # Nova finishes the evacuation on its own meanwhile.
+        self._wait(lambda: self.simulator.server('crash-vm')['host'] ==
+                   'crash-dst', 'the evacuation did not end in Nova')
+        self.bus.clear()
+
+        engine = self.deployment.start_engine()
+        self.addDetail('masakari-engine (restarted)', content.Content(
+            content.UTF8_TEXT, lambda: [engine.log_text().encode()]))
+        # error (released at start-up), then the periodic retry.
+        final = self.api.wait_for_notification(
+            uuid, statuses=('finished', 'failed'), timeout=30)
+        self.assertEqual('finished', final['status'])
+        [vmove] = self.api.vmoves(uuid)
+        self.assertEqual(
+            ('failed', 'Failed reason: the engine stopped during the '
+                       'evacuation.'),
+            (vmove['status'], vmove['message']))
+        self.assertIsNotNone(vmove['end_time'])
+        # The retry (status error when it starts) found nothing left.
+        events = self.assert_events([
+            ('notification.process.start', base.ENGINE_PUBLISHER),
+            ('host.update.start', base.ENGINE_PUBLISHER),
+            ('host.update.end', base.ENGINE_PUBLISHER),
+            ('notification.process.end', base.ENGINE_PUBLISHER)])
+        self.assertEqual('error', self.payload(events[0])['status'])
+        messages = [item['message'] for task in self.api.notification(uuid)[
+            'recovery_workflow_details'] for item in task['progress_details']]
+        self.assertIn("Skipped host 'crash-src' recovery as no instances "
+                      "needs to be evacuated", messages)

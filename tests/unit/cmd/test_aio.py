@@ -7,9 +7,12 @@ import contextlib
 import io
 import os
 import socket
+import threading
+import time
 
 import fixtures
 from oslo_config import cfg
+from oslo_db.sqlalchemy import engines
 from oslo_log import log as oslo_log
 import requests
 import testtools
@@ -127,6 +130,55 @@ class TestAllInOne(testtools.TestCase):
         self.assertFalse(rpc.initialized())
         with socket.socket() as sock:
             self.assertNotEqual(0, sock.connect_ex(('127.0.0.1', port)))
+
+
+class TestSQLiteTransactions(testtools.TestCase):
+    """Threads of one process sharing a SQLite file (oslo.db engine)."""
+
+    def _increment_concurrently(self, engine):
+        with engine.begin() as connection:
+            connection.exec_driver_sql('CREATE TABLE counter (n INTEGER)')
+            connection.exec_driver_sql('INSERT INTO counter VALUES (0)')
+        errors = []
+
+        def increment(delay_before, delay_inside):
+            time.sleep(delay_before)
+            try:
+                with engine.begin() as connection:
+                    n = connection.exec_driver_sql(
+                        'SELECT n FROM counter').scalar()
+                    time.sleep(delay_inside)
+                    connection.exec_driver_sql(
+                        'UPDATE counter SET n = %d' % (n + 1))
+            except Exception as error:
+                errors.append(str(error))
+        # The second reads while the first is between its read and write.
+        threads = [threading.Thread(target=increment, args=(0, 0.3)),
+                   threading.Thread(target=increment, args=(0.1, 0))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with engine.begin() as connection:
+            return errors, connection.exec_driver_sql(
+                'SELECT n FROM counter').scalar()
+
+    def _engine(self):
+        path = self.useFixture(fixtures.TempDir()).join('db.sqlite')
+        engine = engines.create_engine('sqlite:///%s' % path)
+        self.addCleanup(engine.dispose)
+        return engine
+
+    def test_deferred_transactions_deadlock(self):
+        # What the all-in-one process must not do (the reason for the fix).
+        errors, count = self._increment_concurrently(self._engine())
+        self.assertEqual(1, count)
+        self.assertIn('database is locked', errors[0])
+
+    def test_transactions_queue_up(self):
+        engine = self._engine()
+        runtime.queue_sqlite_transactions(engine)
+        self.assertEqual(([], 2), self._increment_concurrently(engine))
 
 
 class TestProgress(testtools.TestCase):
