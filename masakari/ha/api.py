@@ -21,6 +21,7 @@ from masakari.compute import nova
 from masakari import coordination
 from masakari.engine import rpcapi as engine_rpcapi
 from masakari import exception
+from masakari.ha import storage
 from masakari.notifications import api as notifications
 from masakari.objects import fields
 from masakari.objects import host as host_obj
@@ -44,15 +45,14 @@ EARLIEST = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
 NOT_NULL_HOST_FIELDS = ('type', 'control_attributes')
 
 
-def _error_notification(notify, context, obj, action):
-    """Emit ``<action>.error`` for the exception being handled; re-raise."""
-    with excutils.save_and_reraise_exception() as error:
-        notify(context, obj, action=action, phase=Phase.ERROR,
-               exception=error.value, tb=traceback.format_exc())
-
-
 def _bool(value):
     return strutils.bool_from_string(value, strict=True)
+
+
+def _refuse_while_in_use(segment, error):
+    """Raise ``error`` if ``segment`` is under recovery (01 §10.1)."""
+    if segment.is_under_recovery(filters=IN_USE_STATUSES):
+        raise error
 
 
 class FailoverSegmentAPI:
@@ -66,59 +66,49 @@ class FailoverSegmentAPI:
 
     def get_all(self, context, filters, sort_keys, sort_dirs, limit, marker):
         """:raises: InvalidInput, MarkerNotFound, InvalidSortKey"""
-        return segment_obj.FailoverSegmentList.get_all(
-            context, filters=filters, sort_keys=sort_keys,
-            sort_dirs=sort_dirs, limit=limit, marker=marker)
+        return storage.list_page(segment_obj.FailoverSegmentList, context,
+                                 filters, sort_keys, sort_dirs, limit, marker)
 
     def create_segment(self, context, segment_data):
-        """:raises: FailoverSegmentExists"""
+        """:raises: FailoverSegmentExists, ValidationError (too long)"""
         segment = segment_obj.FailoverSegment(context=context)
         segment.name = segment_data['name']
         segment.description = segment_data.get('description')
         segment.recovery_method = segment_data['recovery_method']
         segment.service_type = segment_data['service_type']
         segment.enabled = _bool(segment_data.get('enabled', True))
-        try:
+        with storage.writing(notifications.notify_about_segment_api,
+                             context, segment, Action.SEGMENT_CREATE):
             segment.create()
-        except Exception:
-            _error_notification(notifications.notify_about_segment_api,
-                                context, segment, Action.SEGMENT_CREATE)
         return segment
 
     def update_segment(self, context, segment_uuid, segment_data):
         """:raises: FailoverSegmentNotFound, FailoverSegmentInUse,
-            FailoverSegmentExists
+            FailoverSegmentExists, ValidationError (too long)
         """
-        segment = segment_obj.FailoverSegment.get_by_uuid(context,
-                                                          segment_uuid)
-        if segment.is_under_recovery(filters=IN_USE_STATUSES):
-            raise exception.FailoverSegmentInUse(uuid=segment.uuid)
+        segment = storage.segment_by_uuid(context, segment_uuid)
+        _refuse_while_in_use(segment, exception.FailoverSegmentInUse(
+            uuid=segment.uuid))
         updates = dict(segment_data)
         if 'enabled' in updates:
             # NOTE: the reference assigns the raw value here, so "false"
             # enabled the segment; read it as the schema means.
             updates['enabled'] = _bool(updates['enabled'])
-        try:
+        with storage.writing(notifications.notify_about_segment_api,
+                             context, segment, Action.SEGMENT_UPDATE):
             segment.update(updates)
             segment.save()
-        except Exception:
-            _error_notification(notifications.notify_about_segment_api,
-                                context, segment, Action.SEGMENT_UPDATE)
         return segment
 
     def delete_segment(self, context, segment_uuid):
         """:raises: FailoverSegmentNotFound, FailoverSegmentInUse"""
-        segment = segment_obj.FailoverSegment.get_by_uuid(context,
-                                                          segment_uuid)
-        if segment.is_under_recovery(filters=IN_USE_STATUSES):
-            raise exception.FailoverSegmentInUse(message=(
-                "Failover segment (%s) can't be deleted as it is in-use to "
-                "process notifications." % segment.uuid))
-        try:
+        segment = storage.segment_by_uuid(context, segment_uuid)
+        _refuse_while_in_use(segment, exception.FailoverSegmentInUse(message=(
+            "Failover segment (%s) can't be deleted as it is in-use to "
+            "process notifications." % segment.uuid)))
+        with storage.writing(notifications.notify_about_segment_api,
+                             context, segment, Action.SEGMENT_DELETE):
             segment.destroy()
-        except Exception:
-            _error_notification(notifications.notify_about_segment_api,
-                                context, segment, Action.SEGMENT_DELETE)
 
 
 def _check_not_null(host_data):
@@ -136,21 +126,19 @@ class HostAPI:
         """:raises: HostNotFound, HostNotFoundUnderFailoverSegment"""
         if not uuidutils.is_uuid_like(host_uuid):
             raise exception.HostNotFound(id=host_uuid)
-        return host_obj.Host.get_by_uuid(context, host_uuid,
-                                         segment_uuid=segment_uuid)
+        return storage.host_by_uuid(context, segment_uuid, host_uuid)
 
     def get_all(self, context, filters, sort_keys, sort_dirs, limit, marker):
         """:raises: InvalidInput, MarkerNotFound, InvalidSortKey"""
-        return host_obj.HostList.get_all(
-            context, filters=filters, sort_keys=sort_keys,
-            sort_dirs=sort_dirs, limit=limit, marker=marker)
+        return storage.list_page(host_obj.HostList, context, filters,
+                                 sort_keys, sort_dirs, limit, marker)
 
     def create_host(self, context, segment_uuid, host_data):
         """:raises: FailoverSegmentNotFound, ComputeNotFoundByName,
-            HostExists, ValidationError (null type/control_attributes)
+            HostExists, ValidationError (null type/control_attributes,
+            too long)
         """
-        segment = segment_obj.FailoverSegment.get_by_uuid(context,
-                                                          segment_uuid)
+        segment = storage.segment_by_uuid(context, segment_uuid)
         _check_not_null(host_data)
         host = host_obj.Host(context=context)
         host.name = host_data['name']
@@ -160,22 +148,19 @@ class HostAPI:
         host.on_maintenance = _bool(host_data.get('on_maintenance', False))
         host.reserved = _bool(host_data.get('reserved', False))
         nova.API().find_compute_service(context, host.name)
-        try:
+        with storage.writing(notifications.notify_about_host_api, context,
+                             host, Action.HOST_CREATE):
             host.create()
-        except Exception:
-            _error_notification(notifications.notify_about_host_api,
-                                context, host, Action.HOST_CREATE)
         return host
 
     def update_host(self, context, segment_uuid, host_uuid, host_data):
         """:raises: HostNotFoundUnderFailoverSegment, HostInUse,
             ComputeNotFoundByName, Conflict (Nova), HostExists,
-            ValidationError (null type/control_attributes)
+            ValidationError (null type/control_attributes, too long)
         """
-        host = host_obj.Host.get_by_uuid(context, host_uuid,
-                                         segment_uuid=segment_uuid)
-        if host.failover_segment.is_under_recovery(filters=IN_USE_STATUSES):
-            raise exception.HostInUse(uuid=host.uuid)
+        host = storage.host_by_uuid(context, segment_uuid, host_uuid)
+        _refuse_while_in_use(host.failover_segment,
+                             exception.HostInUse(uuid=host.uuid))
         if 'name' in host_data:
             nova.API().find_compute_service(context, host_data['name'])
         updates = dict(host_data)
@@ -183,27 +168,21 @@ class HostAPI:
             if name in updates:
                 updates[name] = _bool(updates[name])
         _check_not_null(updates)
-        try:
+        with storage.writing(notifications.notify_about_host_api, context,
+                             host, Action.HOST_UPDATE):
             host.update(updates)
             host.save()
-        except Exception:
-            _error_notification(notifications.notify_about_host_api,
-                                context, host, Action.HOST_UPDATE)
         return host
 
     def delete_host(self, context, segment_uuid, host_uuid):
         """:raises: HostNotFoundUnderFailoverSegment, HostInUse"""
-        host = host_obj.Host.get_by_uuid(context, host_uuid,
-                                         segment_uuid=segment_uuid)
-        if host.failover_segment.is_under_recovery(filters=IN_USE_STATUSES):
-            raise exception.HostInUse(message=(
-                "Host %s can't be deleted as it is in-use to process "
-                "notifications." % host.uuid))
-        try:
+        host = storage.host_by_uuid(context, segment_uuid, host_uuid)
+        _refuse_while_in_use(host.failover_segment, exception.HostInUse(
+            message="Host %s can't be deleted as it is in-use to process "
+                    "notifications." % host.uuid))
+        with storage.writing(notifications.notify_about_host_api, context,
+                             host, Action.HOST_DELETE):
             host.destroy()
-        except Exception:
-            _error_notification(notifications.notify_about_host_api,
-                                context, host, Action.HOST_DELETE)
 
 
 class NotificationAPI:
@@ -249,12 +228,10 @@ class NotificationAPI:
         if self._is_duplicate(context, notification):
             raise exception.DuplicateNotification(host=data['hostname'],
                                                   type=data['type'])
-        try:
+        with storage.writing(notifications.notify_about_notification_api,
+                             context, notification,
+                             Action.NOTIFICATION_CREATE):
             notification.create()
-        except Exception:
-            _error_notification(notifications.notify_about_notification_api,
-                                context, notification,
-                                Action.NOTIFICATION_CREATE)
         try:
             self.engine_rpcapi.process_notification(context, notification)
         except Exception as error:
@@ -301,9 +278,8 @@ class NotificationAPI:
 
     def get_all(self, context, filters, sort_keys, sort_dirs, limit, marker):
         """:raises: InvalidInput, MarkerNotFound, InvalidSortKey"""
-        return notification_obj.NotificationList.get_all(
-            context, filters=filters, sort_keys=sort_keys,
-            sort_dirs=sort_dirs, limit=limit, marker=marker)
+        return storage.list_page(notification_obj.NotificationList, context,
+                                 filters, sort_keys, sort_dirs, limit, marker)
 
     def get_notification(self, context, notification_uuid):
         """:raises: NotificationNotFound"""
@@ -328,6 +304,8 @@ class VMoveAPI:
     """Instance moves of a COMPUTE_HOST notification (read only)."""
 
     def _host_notification(self, context, notification_uuid):
+        if not storage.comparable(notification_uuid):
+            raise exception.NotificationNotFound(id=notification_uuid)
         notification = notification_obj.Notification.get_by_uuid(
             context, notification_uuid)
         if notification.type != fields.NotificationType.COMPUTE_HOST:
@@ -341,9 +319,8 @@ class VMoveAPI:
         """
         self._host_notification(context, notification_uuid)
         filters = dict(filters, notification_uuid=notification_uuid)
-        return vmove_obj.VMoveList.get_all(
-            context, filters=filters, sort_keys=sort_keys,
-            sort_dirs=sort_dirs, limit=limit, marker=marker)
+        return storage.list_page(vmove_obj.VMoveList, context, filters,
+                                 sort_keys, sort_dirs, limit, marker)
 
     def get_vmove(self, context, notification_uuid, vmove_uuid):
         """:raises: NotificationNotFound, NotificationWithoutVMoves,

@@ -19,6 +19,10 @@ def application():
     so it forwards to whichever API the current fixture started).
     """
     def app(environ, start_response):
+        # NOTE: httpx's WSGI transport (gabbi's intercept) passes the path
+        # decoded as UTF-8; a server passes its bytes as latin-1 (PEP 3333).
+        environ['PATH_INFO'] = environ['PATH_INFO'].encode(
+            'utf-8').decode('latin-1')
         return _current['app'](environ, start_response)
     return app
 

@@ -1,0 +1,101 @@
+"""How the API's rules reach the object layer: writes with their
+``*.error`` notification, and lookups and lists of values a database may
+be unable to store or compare (a 400 or "no match", never a 500).
+"""
+
+import contextlib
+import traceback
+
+from oslo_db import exception as db_exception
+from oslo_utils import excutils
+
+from masakari import exception
+from masakari.objects import fields
+from masakari.objects import host as host_obj
+from masakari.objects import segment as segment_obj
+
+# Code points a MySQL utf8 (3-byte) connection can compare: the BMP.
+LAST_COMPARABLE_CHARACTER = '\uffff'
+
+
+@contextlib.contextmanager
+def writing(notify, context, obj, action):
+    """Run a write of ``obj``; on failure emit ``<action>.error``.
+
+    :param notify: a ``masakari.notifications.api.notify_about_*_api``.
+    :param action: a ``fields.EventNotificationAction`` value.
+    :raises: the write's error, except a value the database cannot hold
+        (e.g. a text over the 65,535 bytes of a MySQL TEXT column): that
+        is bad input, a ValidationError (400) ``Invalid input received:
+        <the database's reason>``.
+    """
+    try:
+        yield
+    except Exception as error:
+        with excutils.save_and_reraise_exception() as saved:
+            notify(context, obj, action=action,
+                   phase=fields.EventNotificationPhase.ERROR,
+                   exception=error, tb=traceback.format_exc())
+            saved.reraise = not isinstance(error, db_exception.DBDataError)
+        raise exception.ValidationError(detail=exception.InvalidInput(
+            reason=_database_reason(error)).format_message()) from error
+
+
+def _database_reason(error):
+    """The driver's own words, e.g. "Data too long for column 'name' at
+    row 1" (not oslo.db's text, which quotes the statement and values).
+    """
+    driver_error = getattr(error.inner_exception, 'orig', None) or error
+    words = [arg for arg in driver_error.args if isinstance(arg, str)]
+    return (words[-1] if words else str(driver_error)).strip()
+
+
+def comparable(value):
+    """False for a text with a code point above U+FFFF.
+
+    NOTE: oslo.db opens MySQL connections in utf8 (3 bytes) and MariaDB
+    creates utf8mb4 tables by default: comparing such a text with a column
+    fails (error 1267, a 500 in the reference). No stored name, type,
+    status or uuid can hold one (the schemas refuse them), so such a value
+    matches nothing: callers answer "not found" or an empty list.
+    """
+    return not isinstance(value, str) or max(
+        value, default='') <= LAST_COMPARABLE_CHARACTER
+
+
+def list_page(list_class, context, filters, sort_keys, sort_dirs, limit,
+              marker):
+    """A page of ``list_class`` (e.g. ``HostList``) from its ``get_all``.
+
+    :raises: InvalidInput, MarkerNotFound, InvalidSortKey
+    """
+    matchable = {name: value for name, value in filters.items()
+                 if comparable(value)}
+    if matchable == filters:
+        return list_class.get_all(
+            context, filters=filters, sort_keys=sort_keys,
+            sort_dirs=sort_dirs, limit=limit, marker=marker)
+    # NOTE: still asked (for one row, without the filters that match
+    # nothing) so that a bad marker or sort answers 400 as usual.
+    list_class.get_all(context, filters=matchable, sort_keys=sort_keys,
+                       sort_dirs=sort_dirs, limit=1, marker=marker)
+    return []
+
+
+def segment_by_uuid(context, segment_uuid):
+    """:raises: FailoverSegmentNotFound"""
+    if not comparable(segment_uuid):
+        raise exception.FailoverSegmentNotFound(id=segment_uuid)
+    return segment_obj.FailoverSegment.get_by_uuid(context, segment_uuid)
+
+
+def host_by_uuid(context, segment_uuid, host_uuid):
+    """The host ``host_uuid`` of segment ``segment_uuid``.
+
+    :raises: HostNotFoundUnderFailoverSegment
+    """
+    if not (comparable(segment_uuid) and comparable(host_uuid)):
+        raise exception.HostNotFoundUnderFailoverSegment(
+            host_uuid=host_uuid, segment_uuid=segment_uuid)
+    return host_obj.Host.get_by_uuid(context, host_uuid,
+                                     segment_uuid=segment_uuid)
