@@ -10,17 +10,12 @@ import uuid
 
 import testtools
 from tooz import coordination as tooz_coordination
-import webob
 
 from masakari import coordination
 from tests.fixtures import api as api_fixture
 
 REDIS_URL = os.environ.get('MASAKARI_TEST_REDIS_URL',
                            'redis://127.0.0.1:6379')
-NOTIFICATION = {'notification': {
-    'type': 'COMPUTE_HOST', 'hostname': 'compute-1',
-    'generated_time': '2026-12-02T10:00:00Z',
-    'payload': {'event': 'STOPPED', 'host_status': 'NORMAL'}}}
 
 
 class TestHostNotificationLock(testtools.TestCase):
@@ -31,20 +26,7 @@ class TestHostNotificationLock(testtools.TestCase):
         self.api.conf.set_override('backend_url', REDIS_URL,
                                    group='coordination')
         self.addCleanup(coordination.COORDINATOR.stop)
-        self.post('/v1/segments', {'segment': {
-            'name': 's', 'recovery_method': 'auto',
-            'service_type': 'COMPUTE'}})
-        segment = self.get('/v1/segments')['segments'][0]['uuid']
-        self.post('/v1/segments/%s/hosts' % segment, {'host': {
-            'name': 'compute-1', 'type': 'COMPUTE',
-            'control_attributes': 'SSH'}})
-
-    def post(self, path, body):
-        req = webob.Request.blank(path, method='POST', json=body)
-        return req.get_response(self.api.app)
-
-    def get(self, path):
-        return webob.Request.blank(path).get_response(self.api.app).json
+        self.api.create_segment_and_host()
 
     def test_waits_for_the_lock_held_by_another_member(self):
         other = tooz_coordination.get_coordinator(
@@ -56,7 +38,8 @@ class TestHostNotificationLock(testtools.TestCase):
         answers = []
         request = threading.Thread(
             target=lambda: answers.append(
-                self.post('/v1/notifications', NOTIFICATION).status_int))
+                self.api.request('POST', '/v1/notifications',
+                                 api_fixture.HOST_FAILURE).status_int))
         request.start()
         request.join(1.0)
         self.assertEqual([], answers)

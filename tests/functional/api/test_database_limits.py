@@ -36,13 +36,8 @@ class APITestCase(testtools.TestCase):
         super().setUp()
         self.api = self.useFixture(api_fixture.APIFixture(
             backend=self.backend))
-        self.segment = self.request('POST', '/v1/segments', {'segment': {
-            'name': 'limits', 'recovery_method': 'auto',
-            'service_type': 'COMPUTE'}}).json['segment']
+        self.segment, self.host = self.api.create_segment_and_host()
         self.segment_path = '/v1/segments/%s' % self.segment['uuid']
-        self.host = self.request('POST', self.segment_path + '/hosts', {
-            'host': {'name': 'compute-1', 'type': 'COMPUTE',
-                     'control_attributes': 'SSH'}}).json['host']
         self.host_path = '%s/hosts/%s' % (self.segment_path,
                                           self.host['uuid'])
         self.api.rpc.clear()
@@ -65,9 +60,9 @@ class TestMariaDBTextColumns(APITestCase):
         self.assertEqual(_too_long('description'), response.json)
         self.assertEqual(['segment.create.start', 'segment.create.error'],
                          self.api.rpc.event_types)
-        self.assertEqual(['limits'], [
-            segment['name'] for segment in self.request(
-                'GET', '/v1/segments', None).json['segments']])
+        self.assertEqual([self.segment['uuid']], [
+            segment['uuid'] for segment in self.api.request(
+                'GET', '/v1/segments').json['segments']])
 
     def test_the_limit_is_in_bytes(self):
         response = self.request('PUT', self.segment_path, {'segment': {
@@ -96,8 +91,8 @@ class TestMariaDBTextColumns(APITestCase):
             'host': {'control_attributes': TOO_LONG_IN_BYTES}})
         self.assertEqual(400, response.status_int)
         self.assertEqual(_too_long('control_attributes'), response.json)
-        self.assertEqual('SSH', self.request(
-            'GET', self.host_path, None).json['host']['control_attributes'])
+        self.assertEqual('SSH', self.api.request(
+            'GET', self.host_path).json['host']['control_attributes'])
 
     def test_names_of_255_characters_fit(self):
         name = '\u20ac' * 255

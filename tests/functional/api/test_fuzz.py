@@ -151,25 +151,18 @@ class TestNoServerError(testtools.TestCase):
         super().setUp()
         self.api = self.useFixture(api_fixture.APIFixture(
             backend=self.backend))
-        segment = self._json('POST', '/v1/segments', {'segment': {
-            'name': 'fuzz', 'recovery_method': 'auto',
-            'service_type': 'COMPUTE'}})['segment']
-        host = self._json('POST', '/v1/segments/%s/hosts' % segment['uuid'],
-                          {'host': {'name': 'compute-1', 'type': 'COMPUTE',
-                                    'control_attributes': 'SSH'}})['host']
-        notification = self._json('POST', '/v1/notifications', {
-            'notification': {'type': 'COMPUTE_HOST', 'hostname': 'compute-1',
-                             'generated_time': '2026-12-02T10:00:00Z',
-                             'payload': {'event': 'STOPPED'}}})
+        segment, host = self.api.create_segment_and_host()
+        # NOTE: the notification is on another segment, so that writes to
+        # this one are not refused as in use and reach the database.
+        self.api.create_segment_and_host('compute-3')
+        failure = dict(api_fixture.HOST_FAILURE['notification'],
+                       hostname='compute-3')
+        response = self.api.request('POST', '/v1/notifications',
+                                    {'notification': failure})
+        self.assertEqual(202, response.status_int, response.text)
         self.ids = {'segment': segment['uuid'], 'host': host['uuid'],
-                    'notification': notification['notification'][
+                    'notification': response.json['notification'][
                         'notification_uuid']}
-
-    def _json(self, method, path, body):
-        req = webob.Request.blank(path, method=method, json=body)
-        response = req.get_response(self.api.app)
-        self.assertLess(response.status_int, 300, response.text)
-        return response.json
 
     def _send(self, method, path, body=None, query='', extra_headers=None):
         environ = webob.Request.blank('/').environ

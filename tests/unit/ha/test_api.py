@@ -9,16 +9,12 @@ from unittest import mock
 import fixtures
 import oslo_messaging as messaging
 import testtools
-import webob
 
 from masakari import coordination
 from masakari.engine import rpcapi
 from tests.fixtures import api as api_fixture
 
-NOTIFICATION = {'notification': {
-    'type': 'COMPUTE_HOST', 'hostname': 'compute-1',
-    'generated_time': '2026-12-02T10:00:00Z',
-    'payload': {'event': 'STOPPED', 'host_status': 'NORMAL'}}}
+NOTIFICATION = api_fixture.HOST_FAILURE
 
 
 class APITestCase(testtools.TestCase):
@@ -26,18 +22,10 @@ class APITestCase(testtools.TestCase):
     def setUp(self):
         super().setUp()
         self.api = self.useFixture(api_fixture.APIFixture())
-        self.segment = self.request('POST', '/v1/segments', {'segment': {
-            'name': 's', 'recovery_method': 'auto',
-            'service_type': 'COMPUTE'}}).json['segment']
-        self.request('POST', '/v1/segments/%s/hosts' % self.segment['uuid'],
-                     {'host': {'name': 'compute-1', 'type': 'COMPUTE',
-                               'control_attributes': 'SSH'}})
+        self.segment, _ = self.api.create_segment_and_host()
 
     def request(self, method, path, body=None, **headers):
-        req = webob.Request.blank(path, method=method, headers=headers)
-        if body is not None:
-            req.json = body
-        return req.get_response(self.api.app)
+        return self.api.request(method, path, body, headers)
 
 
 class TestCastFailure(APITestCase):

@@ -1,7 +1,6 @@
 """Schemas of POST/PUT /segments/{segment_id}/hosts."""
 
-import copy
-
+from masakari.api.openstack.ha.schemas import envelope
 from masakari.api.validation import parameter_types
 
 _host_properties = {
@@ -12,21 +11,6 @@ _host_properties = {
     'on_maintenance': parameter_types.boolean,
 }
 
-create = {
-    'type': 'object',
-    'properties': {
-        'host': {
-            'type': 'object',
-            'properties': _host_properties,
-            'additionalProperties': False,
-            'required': ['name', 'type', 'control_attributes'],
-        },
-    },
-    'required': ['host'],
-    'additionalProperties': False,
-}
-
-update = copy.deepcopy(create)
-del update['properties']['host']['required']
-update['properties']['host']['anyOf'] = [
-    {'required': [name]} for name in _host_properties]
+create = envelope.create('host', _host_properties,
+                         ['name', 'type', 'control_attributes'])
+update = envelope.update('host', _host_properties)

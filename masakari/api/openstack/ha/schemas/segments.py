@@ -1,10 +1,10 @@
 """Schemas of POST/PUT /segments; ``_v12`` versions accept ``enabled``."""
 
-import copy
-
+from masakari.api.openstack.ha.schemas import envelope
 from masakari.api.validation import parameter_types
 
 RECOVERY_METHODS = ['auto', 'reserved_host', 'auto_priority', 'rh_priority']
+REQUIRED = ['name', 'recovery_method', 'service_type']
 
 _segment_properties = {
     'name': parameter_types.name,
@@ -12,31 +12,11 @@ _segment_properties = {
     'recovery_method': {'type': 'string', 'enum': RECOVERY_METHODS},
     'service_type': parameter_types.name,
 }
+# NOTE: 'enabled' last, in the properties and in the update's anyOf.
+_segment_properties_v12 = dict(_segment_properties,
+                               enabled=parameter_types.boolean)
 
-create = {
-    'type': 'object',
-    'properties': {
-        'segment': {
-            'type': 'object',
-            'properties': _segment_properties,
-            'additionalProperties': False,
-            'required': ['name', 'recovery_method', 'service_type'],
-        },
-    },
-    'required': ['segment'],
-    'additionalProperties': False,
-}
-
-update = copy.deepcopy(create)
-del update['properties']['segment']['required']
-update['properties']['segment']['anyOf'] = [
-    {'required': [name]} for name in _segment_properties]
-
-create_v12 = copy.deepcopy(create)
-create_v12['properties']['segment']['properties']['enabled'] = (
-    parameter_types.boolean)
-
-update_v12 = copy.deepcopy(update)
-update_v12['properties']['segment']['properties']['enabled'] = (
-    parameter_types.boolean)
-update_v12['properties']['segment']['anyOf'].append({'required': ['enabled']})
+create = envelope.create('segment', _segment_properties, REQUIRED)
+update = envelope.update('segment', _segment_properties)
+create_v12 = envelope.create('segment', _segment_properties_v12, REQUIRED)
+update_v12 = envelope.update('segment', _segment_properties_v12)
