@@ -8,6 +8,8 @@ unless [DEFAULT]/control_exchange says otherwise (the default is set by
 masakari.config before the configuration is parsed).
 """
 
+import functools
+
 import oslo_messaging as messaging
 from oslo_messaging.rpc import dispatcher
 
@@ -16,6 +18,7 @@ from masakari import exception
 
 __all__ = [
     'ALLOWED_EXMODS',
+    'ExposedMethodsAccessPolicy',
     'VERSIONED_NOTIFICATION_TOPIC',
     'RequestContextSerializer',
     'cleanup',
@@ -39,6 +42,12 @@ ALLOWED_EXMODS = [exception.__name__]
 VERSIONED_NOTIFICATION_TOPIC = 'versioned_notifications'
 
 
+# How many times a notification is sent again (after a reconnection)
+# before it is dropped, unless [oslo_messaging_notifications]/retry says
+# otherwise.
+NOTIFICATION_RETRIES = 1
+
+
 def init(conf):
     """Create the transports and the versioned notifier of this process."""
     global TRANSPORT, NOTIFICATION_TRANSPORT, NOTIFIER
@@ -46,6 +55,11 @@ def init(conf):
         conf, allowed_remote_exmods=ALLOWED_EXMODS)
     NOTIFICATION_TRANSPORT = messaging.get_notification_transport(
         conf, allowed_remote_exmods=ALLOWED_EXMODS)
+    # NOTE: oslo's default (-1) retries for ever once a connection was
+    # made: with the broker down, every API request and recovery step
+    # that publishes a notification would hang (the reference did).
+    conf.set_default('retry', NOTIFICATION_RETRIES,
+                     group='oslo_messaging_notifications')
     serializer = RequestContextSerializer(messaging.JsonPayloadSerializer())
     NOTIFIER = messaging.Notifier(NOTIFICATION_TRANSPORT,
                                   serializer=serializer,
@@ -114,10 +128,31 @@ def get_client(target, version_cap=None, serializer=None):
                                     serializer=serializer)
 
 
+class ExposedMethodsAccessPolicy(dispatcher.RPCAccessPolicyBase):
+    """Which endpoint methods a client may call.
+
+    An endpoint that marks methods with ``oslo_messaging.expose`` offers
+    those alone (the engine manager: its other public methods, such as
+    ``init_host`` or ``periodic_tasks``, are not for clients). An endpoint
+    that marks none offers its public methods, as oslo's default policy.
+    """
+
+    def is_allowed(self, endpoint, method):
+        if _exposes_methods(type(endpoint)):
+            return getattr(getattr(endpoint, method, None), 'exposed', False)
+        return not method.startswith('_')
+
+
+@functools.lru_cache(maxsize=None)
+def _exposes_methods(endpoint_cls):
+    return any(getattr(getattr(endpoint_cls, name, None), 'exposed', False)
+               for name in dir(endpoint_cls))
+
+
 def get_server(target, endpoints, serializer=None, executor=None):
     """Return an RPC server dispatching ``target``'s messages to endpoints.
 
-    Methods whose name starts with ``_`` are not callable remotely.
+    See ExposedMethodsAccessPolicy for the methods a client may call.
 
     :param executor: 'eventlet' or 'threading'; None lets oslo.messaging
         pick the one that matches the process (eventlet when monkey
@@ -125,7 +160,7 @@ def get_server(target, endpoints, serializer=None, executor=None):
     """
     assert TRANSPORT is not None, 'rpc.init() was not called'
     serializer = RequestContextSerializer(serializer)
-    access_policy = dispatcher.DefaultRPCAccessPolicy
+    access_policy = ExposedMethodsAccessPolicy
     kwargs = {}
     if executor is not None:
         kwargs['executor'] = executor

@@ -14,6 +14,7 @@ import oslo_messaging as messaging
 from oslo_service import periodic_task
 from oslo_utils import timeutils
 
+from masakari.compute import nova
 import masakari.conf
 from masakari import context as masakari_context
 from masakari.engine import claims
@@ -40,6 +41,25 @@ def _is_older_than(notification, seconds):
     return timeutils.is_older_than(notification.generated_time, seconds)
 
 
+def _unlock_after_interruption(context, novaclient, instance_uuid):
+    """Best effort: unlock a server whose evacuation an engine stop cut
+    short, since nobody else ever will.
+
+    NOTE: only servers of ``ongoing`` moves: the evacuation locked them
+    (unless they already were, which the row does not record); a
+    ``pending`` move's server was not locked by Masakari.
+    """
+    try:
+        novaclient.unlock_server(context, instance_uuid)
+    except Exception as error:
+        LOG.warning('Could not unlock instance %(uuid)s after the '
+                    'interrupted evacuation: %(error)s',
+                    {'uuid': instance_uuid, 'error': error})
+        return
+    LOG.info('Unlocked instance %s: its evacuation was interrupted by the '
+             'stop of this engine.', instance_uuid)
+
+
 class MasakariManager(manager.Manager):
     """Processes notifications and reads their recovery progress."""
 
@@ -58,7 +78,11 @@ class MasakariManager(manager.Manager):
         self._host_initialised = False
 
     # --- RPC API ------------------------------------------------------------
+    # NOTE: only the methods marked with messaging.expose are callable over
+    # RPC (the reference let a client call any public method, e.g.
+    # init_host or periodic_tasks).
 
+    @messaging.expose
     @messaging.expected_exceptions(exception.HostNotFound,
                                    exception.FailoverSegmentDisabled)
     def process_notification(self, context, notification=None):
@@ -80,6 +104,7 @@ class MasakariManager(manager.Manager):
                    'type': notification.type})
         self._process_notification(context, notification)
 
+    @messaging.expose
     @messaging.expected_exceptions(exception.MasakariException)
     def get_notification_recovery_workflow_details(self, context,
                                                    notification):
@@ -171,15 +196,21 @@ class MasakariManager(manager.Manager):
         uuid = notification.notification_uuid
         if not self.driver.was_interrupted(context, uuid):
             return
-        if not claims.give_up_running(context, uuid):
+        if not notification.transition_status(Status.RUNNING, Status.ERROR):
             return
+        novaclient = nova.API()
         for move in objects.VMoveList.get_all_vmoves(context, uuid):
-            if move.status in (fields.VMoveStatus.PENDING,
-                               fields.VMoveStatus.ONGOING):
-                move.status = fields.VMoveStatus.FAILED
-                move.message = INTERRUPTED_MESSAGE
-                move.end_time = timeutils.utcnow()
-                move.save()
+            if move.status not in (fields.VMoveStatus.PENDING,
+                                   fields.VMoveStatus.ONGOING):
+                continue
+            evacuating = move.status == fields.VMoveStatus.ONGOING
+            move.status = fields.VMoveStatus.FAILED
+            move.message = INTERRUPTED_MESSAGE
+            move.end_time = timeutils.utcnow()
+            move.save()
+            if evacuating:
+                _unlock_after_interruption(context, novaclient,
+                                           move.instance_uuid)
         LOG.warning('Notification %s was being recovered when this engine '
                     'stopped; it is set to error, to be retried.', uuid)
 

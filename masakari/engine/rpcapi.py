@@ -1,5 +1,7 @@
 """Client side of the masakari-engine RPC API, used by masakari-api."""
 
+import threading
+
 from oslo_config import cfg
 import oslo_messaging as messaging
 
@@ -7,6 +9,10 @@ from masakari.objects import base as objects_base
 from masakari import rpc
 
 CONF = cfg.CONF
+
+# Seconds a call may take beyond [DEFAULT]/rpc_response_timeout (sending
+# it, with its reconnections) before the caller gives up on it.
+CALL_DEADLINE_MARGIN = 10
 
 
 class EngineAPI(object):
@@ -28,6 +34,12 @@ class EngineAPI(object):
     # both together and add a line to the history above.
     RPC_API_VERSION = '1.1'
 
+    # NOTE: how many times a message is sent again (each time after a
+    # reconnection, [oslo_messaging_rabbit]/rabbit_retry_* apart) before
+    # the caller gets the error: the reference retried for ever, so a
+    # POST /v1/notifications hung while the broker was down.
+    PUBLISH_RETRIES = 1
+
     def _client(self, version):
         # NOTE: the topic is read at call time so that a test or a reload
         # of the configuration takes effect (the reference reads it once,
@@ -36,7 +48,7 @@ class EngineAPI(object):
                                   version=self.RPC_API_VERSION)
         client = rpc.get_client(
             target, serializer=objects_base.MasakariObjectSerializer())
-        return client.prepare(version=version)
+        return client.prepare(version=version, retry=self.PUBLISH_RETRIES)
 
     def process_notification(self, context, notification):
         """Ask an engine to process a notification (cast, no reply).
@@ -44,6 +56,9 @@ class EngineAPI(object):
         :param context: the request context, sent with the message.
         :param notification: the Notification as stored (13 fields, no
             change list).
+        :raises: oslo_messaging.MessageDeliveryFailure (or the transport's
+            connection error) when the broker cannot be reached within
+            PUBLISH_RETRIES reconnections.
         """
         cctxt = self._client('1.0')
         cctxt.cast(context, 'process_notification',
@@ -53,16 +68,49 @@ class EngineAPI(object):
                                                    notification):
         """Ask an engine for the progress of a notification's recovery.
 
-        Waits [DEFAULT]/rpc_response_timeout seconds for the reply.
+        Waits [DEFAULT]/rpc_response_timeout seconds for the reply (and
+        CALL_DEADLINE_MARGIN more at most, when the message cannot be
+        sent).
 
         :param context: the request context, sent with the message.
         :param notification: the Notification as stored.
         :returns: the Notification with ``recovery_workflow_details`` set
             (a list of NotificationProgressDetails).
         :raises: MasakariException (rebuilt from the engine's failure
-            reply), oslo_messaging.MessagingTimeout.
+            reply), oslo_messaging.MessagingTimeout,
+            oslo_messaging.MessageDeliveryFailure.
         """
         cctxt = self._client('1.1')
-        return cctxt.call(context,
-                          'get_notification_recovery_workflow_details',
-                          notification=notification)
+        return _within(CONF.rpc_response_timeout + CALL_DEADLINE_MARGIN,
+                       cctxt.call, context,
+                       'get_notification_recovery_workflow_details',
+                       notification=notification)
+
+
+def _within(seconds, call, *args, **kwargs):
+    """``call(*args, **kwargs)``, given up (MessagingTimeout) after
+    ``seconds``.
+
+    NOTE: oslo.messaging makes a process's reply queue on its first call
+    and retries that for ever while the broker is down; the thread then
+    finishes (or fails) on its own once the broker is back.
+    """
+    outcome = {}
+
+    def run():
+        try:
+            outcome['result'] = call(*args, **kwargs)
+        except Exception as error:
+            outcome['error'] = error
+
+    worker = threading.Thread(target=run, name='engine-rpc-call',
+                              daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise messaging.MessagingTimeout(
+            'No answer from masakari-engine within %s seconds (is the '
+            'message bus reachable?)' % seconds)
+    if 'error' in outcome:
+        raise outcome['error']
+    return outcome['result']

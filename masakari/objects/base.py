@@ -7,9 +7,11 @@ the ``masakari_object.*`` keys; see spec 02 §1 and §6.
 import datetime
 
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovoo_base
 
+from masakari import exception
 from masakari.objects import fields
 
 SERIAL_NAMESPACE = 'masakari_object'
@@ -88,7 +90,17 @@ class MasakariObjectDictCompat(ovoo_base.VersionedObjectDictCompat):
 
 
 class MasakariPersistentObject(object):
-    """Mixin of the fields every database-backed object carries."""
+    """Mixin of the fields every database-backed object carries, and the
+    steps their remotable create/save/destroy share.
+
+    A class names its uuid field in ``UUID_FIELD`` and overrides
+    ``_from_db_object`` when a field is not its row's column as is.
+    ``notify`` below is one of the ``notify_about_*_api`` functions of
+    masakari.notifications.api, or None for what publishes nothing
+    (Notification.save and .destroy, VMove).
+    """
+
+    UUID_FIELD = 'uuid'
 
     fields = {
         'created_at': fields.DateTimeField(nullable=True),
@@ -96,6 +108,84 @@ class MasakariPersistentObject(object):
         'deleted_at': fields.DateTimeField(nullable=True),
         'deleted': fields.BooleanField(default=False),
     }
+
+    @staticmethod
+    def _from_db_object(context, obj, db_row):
+        """Fill every field of ``obj`` from a DB row; clear its changes."""
+        for key in obj.fields:
+            setattr(obj, key, db_row[key])
+        obj._context = context
+        obj.obj_reset_changes()
+        return obj
+
+    @classmethod
+    def _load(cls, context, db_row):
+        """A new object of this class filled from a DB row."""
+        return cls._from_db_object(context, cls(), db_row)
+
+    def _db_updates(self):
+        """The changed fields, as the DB API takes them."""
+        return self.masakari_obj_get_changes()
+
+    def _between_notifications(self, notify, action, write, *args):
+        """``write(*args)`` between the ``action``'s .start and .end
+        notifications (none when ``notify`` is None); returns its result.
+        """
+        if notify is not None:
+            notify(self._context, self, action=action,
+                   phase=fields.EventNotificationPhase.START)
+        result = write(*args)
+        if notify is not None:
+            notify(self._context, self, action=action,
+                   phase=fields.EventNotificationPhase.END)
+        return result
+
+    def _create(self, db_create, notify=None, action=None, prepare=None):
+        """Insert the changed fields, then reload from the new row.
+
+        The uuid is generated into the insert only: as in the reference,
+        the .end payload is built before the reload, without the id and
+        the uuid (spec 02 §9).
+
+        :param prepare: checks and adjusts the insert's values in place.
+        :raises: ObjectActionError when the object already has an id.
+        """
+        if self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='create',
+                                              reason='already created')
+        updates = self._db_updates()
+        if self.UUID_FIELD not in updates:
+            updates[self.UUID_FIELD] = uuidutils.generate_uuid()
+        if prepare is not None:
+            prepare(updates)
+        db_row = self._between_notifications(notify, action, db_create,
+                                             self._context, updates)
+        self._from_db_object(self._context, self, db_row)
+
+    def _save(self, db_update, notify=None, action=None):
+        """Write the changed fields (never the id), then reload."""
+        updates = self._db_updates()
+        updates.pop('id', None)
+        db_row = self._between_notifications(
+            notify, action, db_update, self._context,
+            getattr(self, self.UUID_FIELD), updates)
+        self._from_db_object(self._context, self, db_row)
+
+    def _destroy(self, db_delete, notify=None, action=None):
+        """Soft-delete the row, then forget the id.
+
+        :raises: ObjectActionError when the object has no id or no uuid.
+        """
+        if not self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='destroy',
+                                              reason='already destroyed')
+        if not self.obj_attr_is_set(self.UUID_FIELD):
+            raise exception.ObjectActionError(action='destroy',
+                                              reason='no uuid')
+        self._between_notifications(notify, action, db_delete,
+                                    self._context,
+                                    getattr(self, self.UUID_FIELD))
+        delattr(self, 'id')
 
 
 class ObjectListBase(ovoo_base.ObjectListBase):
@@ -108,6 +198,14 @@ class ObjectListBase(ovoo_base.ObjectListBase):
     @classmethod
     def _obj_primitive_key(cls, field):
         return '%s.%s' % (SERIAL_NAMESPACE, field)
+
+    @classmethod
+    def _query(cls, context, db_list, item_cls, **query):
+        """A list of ``item_cls`` objects, one per row ``db_list(context,
+        **query)`` returns.
+        """
+        return obj_make_list(context, cls(context), item_cls,
+                             db_list(context, **query))
 
 
 class MasakariObjectSerializer(ovoo_base.VersionedObjectSerializer):

@@ -1,6 +1,5 @@
 """Host: a compute host under a failover segment, and its list."""
 
-from oslo_utils import uuidutils
 from oslo_utils import versionutils
 
 from masakari.db import api as db
@@ -11,7 +10,6 @@ from masakari.objects import fields
 from masakari.objects import segment
 
 Action = fields.EventNotificationAction
-Phase = fields.EventNotificationPhase
 
 
 @base.MasakariObjectRegistry.register
@@ -55,8 +53,7 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
         for key in host.fields:
             value = db_host.get(key)
             if key == 'failover_segment':
-                value = segment.FailoverSegment._from_db_object(
-                    context, segment.FailoverSegment(), value)
+                value = segment.FailoverSegment._load(context, value)
             setattr(host, key, value)
         host._context = context
         host.obj_reset_changes()
@@ -69,8 +66,7 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: HostNotFound
         """
-        db_inst = db.host_get_by_id(context, id)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context, db.host_get_by_id(context, id))
 
     @classmethod
     @base.remotable
@@ -79,9 +75,8 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: HostNotFound, HostNotFoundUnderFailoverSegment
         """
-        db_inst = db.host_get_by_uuid(context, uuid,
-                                      segment_uuid=segment_uuid)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context, db.host_get_by_uuid(
+            context, uuid, segment_uuid=segment_uuid))
 
     @classmethod
     @base.remotable
@@ -90,39 +85,19 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: HostNotFoundByName
         """
-        db_inst = db.host_get_by_name(context, name)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context, db.host_get_by_name(context, name))
 
     @base.remotable
     def create(self):
         """Insert the host, between host.create.start and .end.
 
         The segment travels to the DB as ``failover_segment_id`` = the
-        segment's uuid. As in the reference, the .end payload is built
-        before the reload, without ``id`` and ``uuid``.
+        segment's uuid.
 
         :raises: ObjectActionError (already created, no segment), HostExists
         """
-        if self.obj_attr_is_set('id'):
-            raise exception.ObjectActionError(action='create',
-                                              reason='already created')
-        updates = self.masakari_obj_get_changes()
-        if 'uuid' not in updates:
-            updates['uuid'] = uuidutils.generate_uuid()
-        if 'failover_segment' not in updates:
-            raise exception.ObjectActionError(
-                action='create', reason='failover segment not assigned')
-        updates['failover_segment_id'] = \
-            updates.pop('failover_segment').uuid
-
-        notifications.notify_about_host_api(
-            self._context, self, action=Action.HOST_CREATE,
-            phase=Phase.START)
-        db_host = db.host_create(self._context, updates)
-        notifications.notify_about_host_api(
-            self._context, self, action=Action.HOST_CREATE,
-            phase=Phase.END)
-        self._from_db_object(self._context, self, db_host)
+        self._create(db.host_create, notifications.notify_about_host_api,
+                     Action.HOST_CREATE, prepare=_segment_uuid_for_db)
 
     @base.remotable
     def save(self):
@@ -134,20 +109,11 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
         :raises: ObjectActionError if the segment changed, HostNotFound,
             HostExists
         """
-        updates = self.masakari_obj_get_changes()
-        if 'failover_segment' in updates:
+        if 'failover_segment' in self.obj_what_changed():
             raise exception.ObjectActionError(
                 action='save', reason='failover segment changed')
-        updates.pop('id', None)
-
-        notifications.notify_about_host_api(
-            self._context, self, action=Action.HOST_UPDATE,
-            phase=Phase.START)
-        db_host = db.host_update(self._context, self.uuid, updates)
-        notifications.notify_about_host_api(
-            self._context, self, action=Action.HOST_UPDATE,
-            phase=Phase.END)
-        self._from_db_object(self._context, self, db_host)
+        self._save(db.host_update, notifications.notify_about_host_api,
+                   Action.HOST_UPDATE)
 
     @base.remotable
     def destroy(self):
@@ -156,21 +122,35 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
         :raises: ObjectActionError if not created or without uuid,
             HostNotFound
         """
-        if not self.obj_attr_is_set('id'):
-            raise exception.ObjectActionError(action='destroy',
-                                              reason='already destroyed')
-        if not self.obj_attr_is_set('uuid'):
-            raise exception.ObjectActionError(action='destroy',
-                                              reason='no uuid')
+        self._destroy(db.host_delete, notifications.notify_about_host_api,
+                      Action.HOST_DELETE)
 
-        notifications.notify_about_host_api(
-            self._context, self, action=Action.HOST_DELETE,
-            phase=Phase.START)
-        db.host_delete(self._context, self.uuid)
-        notifications.notify_about_host_api(
-            self._context, self, action=Action.HOST_DELETE,
-            phase=Phase.END)
-        delattr(self, 'id')
+    def take_reserved(self):
+        """Take this reserved host for a recovery: ``reserved`` becomes
+        false, unless another engine took it first.
+
+        One conditional UPDATE decides the winner; the winner then saves
+        the change as any host update (host.update.start/.end).
+
+        :returns: True when this caller took it, False when the stored
+            host was not reserved any more (the object is then unchanged).
+        """
+        if db.host_update_if(self._context, self.uuid, {'reserved': True},
+                             {'reserved': False}) is None:
+            return False
+        self.reserved = False
+        self.save()
+        return True
+
+
+def _segment_uuid_for_db(updates):
+    """The DB takes the host's segment as ``failover_segment_id`` = the
+    segment's uuid.
+    """
+    if 'failover_segment' not in updates:
+        raise exception.ObjectActionError(
+            action='create', reason='failover segment not assigned')
+    updates['failover_segment_id'] = updates.pop('failover_segment').uuid
 
 
 @base.MasakariObjectRegistry.register
@@ -192,7 +172,6 @@ class HostList(base.ObjectListBase, base.MasakariObject):
 
         :raises: InvalidInput, MarkerNotFound, InvalidSortKey
         """
-        hosts = db.host_get_all_by_filters(
-            context, filters=filters, sort_keys=sort_keys,
-            sort_dirs=sort_dirs, limit=limit, marker=marker)
-        return base.obj_make_list(context, cls(context), Host, hosts)
+        return cls._query(context, db.host_get_all_by_filters, Host,
+                          filters=filters, sort_keys=sort_keys,
+                          sort_dirs=sort_dirs, limit=limit, marker=marker)

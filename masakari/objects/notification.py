@@ -1,16 +1,13 @@
 """Notification: a failure report to process, its progress, and its list."""
 
 from oslo_serialization import jsonutils
-from oslo_utils import uuidutils
 
 from masakari.db import api as db
-from masakari import exception
 from masakari.notifications import api as notifications
 from masakari.objects import base
 from masakari.objects import fields
 
 Action = fields.EventNotificationAction
-Phase = fields.EventNotificationPhase
 
 # Filled by the engine on request (RPC 1.1); never stored.
 NOT_PERSISTED = ('recovery_workflow_details',)
@@ -31,6 +28,8 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
     # Version 1.2: Added failover_segment_uuid and message fields.
     # Version 1.3: Made failover_segment_uuid nullable (older rows have none)
     VERSION = '1.3'
+
+    UUID_FIELD = 'notification_uuid'
 
     fields = {
         'id': fields.IntegerField(),
@@ -64,7 +63,7 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         notification.obj_reset_changes()
         return notification
 
-    def _updates_for_db(self):
+    def _db_updates(self):
         updates = self.masakari_obj_get_changes()
         for key in NOT_PERSISTED:
             updates.pop(key, None)
@@ -79,8 +78,7 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: NotificationNotFound
         """
-        db_inst = db.notification_get_by_id(context, id)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context, db.notification_get_by_id(context, id))
 
     @classmethod
     @base.remotable
@@ -89,33 +87,17 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: NotificationNotFound
         """
-        db_inst = db.notification_get_by_uuid(context, uuid)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context, db.notification_get_by_uuid(context, uuid))
 
     @base.remotable
     def create(self):
         """Insert it, between notification.create.start and .end.
 
-        As in the reference, the .end payload is built before the reload,
-        without ``id`` and ``notification_uuid``.
-
         :raises: ObjectActionError if already created
         """
-        if self.obj_attr_is_set('id'):
-            raise exception.ObjectActionError(action='create',
-                                              reason='already created')
-        updates = self._updates_for_db()
-        if 'notification_uuid' not in updates:
-            updates['notification_uuid'] = uuidutils.generate_uuid()
-
-        notifications.notify_about_notification_api(
-            self._context, self, action=Action.NOTIFICATION_CREATE,
-            phase=Phase.START)
-        db_notification = db.notification_create(self._context, updates)
-        notifications.notify_about_notification_api(
-            self._context, self, action=Action.NOTIFICATION_CREATE,
-            phase=Phase.END)
-        self._from_db_object(self._context, self, db_notification)
+        self._create(db.notification_create,
+                     notifications.notify_about_notification_api,
+                     Action.NOTIFICATION_CREATE)
 
     @base.remotable
     def save(self):
@@ -123,11 +105,7 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: NotificationNotFound
         """
-        updates = self._updates_for_db()
-        updates.pop('id', None)
-        db_notification = db.notification_update(
-            self._context, self.notification_uuid, updates)
-        self._from_db_object(self._context, self, db_notification)
+        self._save(db.notification_update)
 
     @base.remotable
     def destroy(self):
@@ -136,14 +114,27 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         :raises: ObjectActionError if not created or without uuid,
             NotificationNotFound
         """
-        if not self.obj_attr_is_set('id'):
-            raise exception.ObjectActionError(action='destroy',
-                                              reason='already destroyed')
-        if not self.obj_attr_is_set('notification_uuid'):
-            raise exception.ObjectActionError(action='destroy',
-                                              reason='no uuid')
-        db.notification_delete(self._context, self.notification_uuid)
-        delattr(self, 'id')
+        self._destroy(db.notification_delete)
+
+    def transition_status(self, from_status, to_status):
+        """Move the stored status from ``from_status`` (one status or a
+        list) to ``to_status``, unless another process moved it first.
+
+        One conditional UPDATE decides, so that two engines never both
+        start (or both give up) the same notification. Sends no
+        notification, as save().
+
+        :returns: True when this caller made the change; the object is
+            then reloaded. False when the stored status (or the row) was
+            not ``from_status`` any more; the object is then unchanged.
+        """
+        db_notification = db.notification_update_if(
+            self._context, self.notification_uuid,
+            {'status': from_status}, {'status': to_status})
+        if db_notification is None:
+            return False
+        self._from_db_object(self._context, self, db_notification)
+        return True
 
 
 @base.MasakariObjectRegistry.register
@@ -165,11 +156,9 @@ class NotificationList(base.ObjectListBase, base.MasakariObject):
 
         :raises: InvalidInput, MarkerNotFound, InvalidSortKey
         """
-        groups = db.notifications_get_all_by_filters(
-            context, filters=filters, sort_keys=sort_keys,
-            sort_dirs=sort_dirs, limit=limit, marker=marker)
-        return base.obj_make_list(context, cls(context), Notification,
-                                  groups)
+        return cls._query(context, db.notifications_get_all_by_filters,
+                          Notification, filters=filters, sort_keys=sort_keys,
+                          sort_dirs=sort_dirs, limit=limit, marker=marker)
 
 
 @base.MasakariObjectRegistry.register

@@ -1,16 +1,13 @@
 """FailoverSegment: a group of hosts recovered together, and its list."""
 
-from oslo_utils import uuidutils
 from oslo_utils import versionutils
 
 from masakari.db import api as db
-from masakari import exception
 from masakari.notifications import api as notifications
 from masakari.objects import base
 from masakari.objects import fields
 
 Action = fields.EventNotificationAction
-Phase = fields.EventNotificationPhase
 
 
 @base.MasakariObjectRegistry.register
@@ -39,15 +36,6 @@ class FailoverSegment(base.MasakariPersistentObject, base.MasakariObject,
         if target_version < (1, 1):
             primitive.pop('enabled', None)
 
-    @staticmethod
-    def _from_db_object(context, segment, db_segment):
-        """Fill ``segment`` from a DB row and clear its change set."""
-        for key in segment.fields:
-            setattr(segment, key, db_segment[key])
-        segment._context = context
-        segment.obj_reset_changes()
-        return segment
-
     @classmethod
     @base.remotable
     def get_by_id(cls, context, id):
@@ -55,8 +43,7 @@ class FailoverSegment(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: FailoverSegmentNotFound
         """
-        db_inst = db.failover_segment_get_by_id(context, id)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context, db.failover_segment_get_by_id(context, id))
 
     @classmethod
     @base.remotable
@@ -65,8 +52,8 @@ class FailoverSegment(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: FailoverSegmentNotFound
         """
-        db_inst = db.failover_segment_get_by_uuid(context, uuid)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context,
+                         db.failover_segment_get_by_uuid(context, uuid))
 
     @classmethod
     @base.remotable
@@ -75,34 +62,18 @@ class FailoverSegment(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: FailoverSegmentNotFoundByName
         """
-        db_inst = db.failover_segment_get_by_name(context, name)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context,
+                         db.failover_segment_get_by_name(context, name))
 
     @base.remotable
     def create(self):
         """Insert the segment, between segment.create.start and .end.
 
-        The uuid is generated into the insert only: like the reference, the
-        .end notification is built before the object is reloaded, so it
-        carries neither ``id`` nor ``uuid``.
-
         :raises: ObjectActionError if already created, FailoverSegmentExists
         """
-        if self.obj_attr_is_set('id'):
-            raise exception.ObjectActionError(action='create',
-                                              reason='already created')
-        updates = self.masakari_obj_get_changes()
-        if 'uuid' not in updates:
-            updates['uuid'] = uuidutils.generate_uuid()
-
-        notifications.notify_about_segment_api(
-            self._context, self, action=Action.SEGMENT_CREATE,
-            phase=Phase.START)
-        db_segment = db.failover_segment_create(self._context, updates)
-        notifications.notify_about_segment_api(
-            self._context, self, action=Action.SEGMENT_CREATE,
-            phase=Phase.END)
-        self._from_db_object(self._context, self, db_segment)
+        self._create(db.failover_segment_create,
+                     notifications.notify_about_segment_api,
+                     Action.SEGMENT_CREATE)
 
     @base.remotable
     def save(self):
@@ -110,18 +81,9 @@ class FailoverSegment(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: FailoverSegmentNotFound, FailoverSegmentExists
         """
-        updates = self.masakari_obj_get_changes()
-        updates.pop('id', None)
-
-        notifications.notify_about_segment_api(
-            self._context, self, action=Action.SEGMENT_UPDATE,
-            phase=Phase.START)
-        db_segment = db.failover_segment_update(self._context, self.uuid,
-                                                updates)
-        notifications.notify_about_segment_api(
-            self._context, self, action=Action.SEGMENT_UPDATE,
-            phase=Phase.END)
-        self._from_db_object(self._context, self, db_segment)
+        self._save(db.failover_segment_update,
+                   notifications.notify_about_segment_api,
+                   Action.SEGMENT_UPDATE)
 
     @base.remotable
     def destroy(self):
@@ -130,21 +92,9 @@ class FailoverSegment(base.MasakariPersistentObject, base.MasakariObject,
         :raises: ObjectActionError if not created or without uuid,
             FailoverSegmentNotFound
         """
-        if not self.obj_attr_is_set('id'):
-            raise exception.ObjectActionError(action='destroy',
-                                              reason='already destroyed')
-        if not self.obj_attr_is_set('uuid'):
-            raise exception.ObjectActionError(action='destroy',
-                                              reason='no uuid')
-
-        notifications.notify_about_segment_api(
-            self._context, self, action=Action.SEGMENT_DELETE,
-            phase=Phase.START)
-        db.failover_segment_delete(self._context, self.uuid)
-        notifications.notify_about_segment_api(
-            self._context, self, action=Action.SEGMENT_DELETE,
-            phase=Phase.END)
-        delattr(self, 'id')
+        self._destroy(db.failover_segment_delete,
+                      notifications.notify_about_segment_api,
+                      Action.SEGMENT_DELETE)
 
     def is_under_recovery(self, filters=None):
         """True when a host of this segment has a notification in filters.
@@ -177,7 +127,7 @@ class FailoverSegmentList(base.ObjectListBase, base.MasakariObject):
 
         :raises: InvalidInput, MarkerNotFound, InvalidSortKey
         """
-        groups = db.failover_segment_get_all_by_filters(
-            ctxt, filters=filters, sort_keys=sort_keys, sort_dirs=sort_dirs,
-            limit=limit, marker=marker)
-        return base.obj_make_list(ctxt, cls(ctxt), FailoverSegment, groups)
+        return cls._query(ctxt, db.failover_segment_get_all_by_filters,
+                          FailoverSegment, filters=filters,
+                          sort_keys=sort_keys, sort_dirs=sort_dirs,
+                          limit=limit, marker=marker)

@@ -4,10 +4,8 @@ VMoves are read by the API and written by the engine; they never travel
 over RPC and send no versioned notifications.
 """
 
-from oslo_utils import uuidutils
 
 from masakari.db import api as db
-from masakari import exception
 from masakari.objects import base
 from masakari.objects import fields
 
@@ -35,15 +33,6 @@ class VMove(base.MasakariPersistentObject, base.MasakariObject,
         'message': fields.StringField(nullable=True),
     }
 
-    @staticmethod
-    def _from_db_object(context, vmove, db_vmove):
-        """Fill ``vmove`` from a DB row and clear its change set."""
-        for key in vmove.fields:
-            setattr(vmove, key, db_vmove[key])
-        vmove._context = context
-        vmove.obj_reset_changes()
-        return vmove
-
     @classmethod
     @base.remotable
     def get_by_uuid(cls, context, uuid):
@@ -51,8 +40,7 @@ class VMove(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: VMoveNotFound
         """
-        db_inst = db.vmove_get_by_uuid(context, uuid)
-        return cls._from_db_object(context, cls(), db_inst)
+        return cls._load(context, db.vmove_get_by_uuid(context, uuid))
 
     @base.remotable
     def create(self):
@@ -60,14 +48,7 @@ class VMove(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: ObjectActionError if already created
         """
-        if self.obj_attr_is_set('id'):
-            raise exception.ObjectActionError(action='create',
-                                              reason='already created')
-        updates = self.masakari_obj_get_changes()
-        if 'uuid' not in updates:
-            updates['uuid'] = uuidutils.generate_uuid()
-        db_vmove = db.vmove_create(self._context, updates)
-        self._from_db_object(self._context, self, db_vmove)
+        self._create(db.vmove_create)
 
     @base.remotable
     def save(self):
@@ -75,10 +56,7 @@ class VMove(base.MasakariPersistentObject, base.MasakariObject,
 
         :raises: VMoveNotFound
         """
-        updates = self.masakari_obj_get_changes()
-        updates.pop('id', None)
-        db_vmove = db.vmove_update(self._context, self.uuid, updates)
-        self._from_db_object(self._context, self, db_vmove)
+        self._save(db.vmove_update)
 
 
 @base.MasakariObjectRegistry.register
@@ -101,10 +79,9 @@ class VMoveList(base.ObjectListBase, base.MasakariObject):
 
         :raises: InvalidInput, MarkerNotFound, InvalidSortKey
         """
-        vmoves = db.vmoves_get_all_by_filters(
-            ctxt, filters=filters, sort_keys=sort_keys, sort_dirs=sort_dirs,
-            limit=limit, marker=marker)
-        return base.obj_make_list(ctxt, cls(ctxt), VMove, vmoves)
+        return cls._query(ctxt, db.vmoves_get_all_by_filters, VMove,
+                          filters=filters, sort_keys=sort_keys,
+                          sort_dirs=sort_dirs, limit=limit, marker=marker)
 
     @classmethod
     @base.remotable

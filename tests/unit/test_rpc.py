@@ -144,14 +144,24 @@ class Endpoint(object):
         return 'hidden'
 
 
+class ExposingEndpoint(Endpoint):
+    """An endpoint that lists its RPC methods, as the engine manager."""
+
+    @messaging.expose
+    def echo(self, context, value):
+        return super().echo(context, value)
+
+
 class TestClientAndServer(test_base.BaseTestCase):
     """get_client/get_server on the fake transport others' tests use."""
+
+    endpoint_class = Endpoint
 
     def setUp(self):
         super().setUp()
         self.useFixture(conf_fixture.ConfFixture(CONF))
         self.useFixture(rpc_fixture.RPCFixture(CONF))
-        self.endpoint = Endpoint()
+        self.endpoint = self.endpoint_class()
         server = rpc.get_server(
             messaging.Target(topic='test_topic', server='s1'),
             [self.endpoint], executor='threading',
@@ -173,3 +183,17 @@ class TestClientAndServer(test_base.BaseTestCase):
     def test_private_methods_are_not_callable(self):
         self.assertRaises(messaging.NoSuchMethod, self.client.call,
                           self.ctxt, '_hidden')
+
+
+class TestExposedMethods(TestClientAndServer):
+    """An endpoint that marks methods with messaging.expose offers those
+    alone.
+    """
+
+    endpoint_class = ExposingEndpoint
+
+    def test_call_and_cast(self):
+        self.assertEqual({'value': 3, 'user_id': 'u1'},
+                         self.client.call(self.ctxt, 'echo', value=3))
+        self.assertRaises(messaging.NoSuchMethod, self.client.call,
+                          self.ctxt, 'record', value='x')

@@ -80,7 +80,7 @@ class RabbitTestCase(test_base.BaseTestCase):
         self._reply_queue = None
         self.addCleanup(self._delete_reply_queue)
         self.useFixture(rpc_fixture.RPCFixture(
-            CONF, transport_url=rabbit_url(),
+            CONF, transport_url=self.transport_url(),
             notification_driver='messagingv2', binary=self.binary,
             control_exchange=self.exchange if self.unique_exchange else None))
         self.addCleanup(self._note_reply_queue)
@@ -91,6 +91,10 @@ class RabbitTestCase(test_base.BaseTestCase):
             request_id='req-%s' % uuid.uuid4(),
             service_catalog=[{'type': 'compute', 'name': 'nova',
                               'endpoints': []}])
+
+    def transport_url(self):
+        """The URL Masakari's transports use (the broker by default)."""
+        return rabbit_url()
 
     def _note_reply_queue(self):
         self._reply_queue = getattr(rpc.TRANSPORT._driver, '_reply_q', None)

@@ -287,3 +287,61 @@ class InterruptedRecoveryTestCase(base.RecoveryTestCase):
                          self.engine.reload(notification).status)
         self.assertEqual(['ongoing'], [move.status for move in
                                        self.engine.vmoves(notification)])
+
+
+class InterruptedEvacuationUnlockTestCase(base.RecoveryTestCase):
+    """Servers an interrupted evacuation left locked are unlocked when the
+    next engine releases the run (22.0.0 left them locked for good).
+    """
+
+    servers = [base.server('moving'), base.server('waiting')]
+
+    def interrupted(self):
+        """A run cut short: 'moving' was being evacuated (Masakari locked
+        it), 'waiting' had not started (locked by its owner, say).
+        """
+        notification = self.host_down(event='STOPPED', host_status='NORMAL')
+        notification.status = Status.RUNNING
+        notification.save()
+        for move in self.engine.vmoves(notification):
+            move.status = (fields.VMoveStatus.ONGOING
+                           if move.instance_name == 'moving'
+                           else fields.VMoveStatus.PENDING)
+            move.save()
+            self.nova.update_server(move.instance_name, locked=True)
+        self.nova.reset_calls()
+        return notification
+
+    def test_the_server_being_evacuated_is_unlocked(self):
+        notification = self.interrupted()
+
+        engine_manager.MasakariManager().init_host()
+
+        self.assertEqual(Status.ERROR,
+                         self.engine.reload(notification).status)
+        self.assertEqual(
+            {'moving': ('failed', False), 'waiting': ('failed', True)},
+            {move.instance_name: (move.status, self.nova.server(
+                move.instance_name)['locked'])
+             for move in self.engine.vmoves(notification)})
+        self.assertEqual([{'unlock': None}], self.server_calls('moving'))
+        self.assertEqual([], self.server_calls('waiting'))
+        self.assertIn('Unlocked instance %s' % self.id_of('moving'),
+                      self.engine.logs.output)
+
+    def test_an_unlock_failure_is_logged_and_the_run_released(self):
+        notification = self.interrupted()
+        self.nova.add_fault(method='POST', path='/servers/*/action',
+                            action='unlock', status=404,
+                            message='Instance could not be found')
+
+        engine_manager.MasakariManager().init_host()
+
+        self.assertEqual(Status.ERROR,
+                         self.engine.reload(notification).status)
+        self.assertEqual(['failed', 'failed'],
+                         [move.status for move in
+                          self.engine.vmoves(notification)])
+        self.assertIn('Could not unlock instance %s after the interrupted '
+                      'evacuation: Resource could not be found.'
+                      % self.id_of('moving'), self.engine.logs.output)

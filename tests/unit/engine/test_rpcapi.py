@@ -8,6 +8,7 @@ RabbitMQ would carry; the captured frames are in ./frames/ (spec 02 §8.6).
 import datetime
 import queue
 import threading
+import time
 import uuid
 
 import oslo_messaging as messaging
@@ -15,12 +16,15 @@ from oslotest import base as test_base
 
 import masakari.conf
 from masakari import context
+from masakari.engine.drivers.taskflow import persistence
+from masakari.engine import manager
 from masakari.engine import rpcapi
 from masakari import exception
 from masakari import objects
 from masakari.objects import base as objects_base
 from masakari import rpc
 from tests.fixtures import conf as conf_fixture
+from tests.fixtures import database as database_fixture
 from tests.fixtures import rpc as rpc_fixture
 
 CONF = masakari.conf.CONF
@@ -128,6 +132,22 @@ class EngineRPCTestCase(test_base.BaseTestCase):
         frame = rpc_fixture.load_frame(name)
         frame.update(changes)
         return frame
+
+    def _call_as_reference_api(self, **changes):
+        """Publish the captured call frame; return the raw reply frame."""
+        reply_queue = self.bus.declare_queue('reply_%s' % uuid.uuid4().hex)
+        call = self.reference_frame(
+            'call_get_notification_recovery_workflow_details',
+            _reply_q=reply_queue.name, _msg_id=uuid.uuid4().hex)
+        call.update(changes)
+        self.bus.publish(call, exchange='masakari', routing_key=self.topic)
+        message = self.bus.get(reply_queue, timeout=10)
+        self.assertEqual({'exchange': '', 'routing_key': reply_queue.name},
+                         {key: message.delivery_info[key]
+                          for key in ('exchange', 'routing_key')})
+        reply = rpc_fixture.unwrap(message)
+        self.assertEqual(call['_msg_id'], reply['_msg_id'])
+        return reply
 
     def call_in_thread(self, method, *args):
         outcome = {}
@@ -262,22 +282,6 @@ class TestServerSide(EngineRPCTestCase):
         self.assertEqual(datetime.datetime(2026, 10, 28, 22, 43, 57, 954076),
                          ctxt.timestamp)
 
-    def _call_as_reference_api(self, **changes):
-        """Publish the captured call frame; return the raw reply frame."""
-        reply_queue = self.bus.declare_queue('reply_%s' % uuid.uuid4().hex)
-        call = self.reference_frame(
-            'call_get_notification_recovery_workflow_details',
-            _reply_q=reply_queue.name, _msg_id=uuid.uuid4().hex)
-        call.update(changes)
-        self.bus.publish(call, exchange='masakari', routing_key=self.topic)
-        message = self.bus.get(reply_queue, timeout=10)
-        self.assertEqual({'exchange': '', 'routing_key': reply_queue.name},
-                         {key: message.delivery_info[key]
-                          for key in ('exchange', 'routing_key')})
-        reply = rpc_fixture.unwrap(message)
-        self.assertEqual(call['_msg_id'], reply['_msg_id'])
-        return reply
-
     def test_reply_frame(self):
         self.start_engine()
 
@@ -371,3 +375,86 @@ class TestRoundTrip(EngineRPCTestCase):
             messaging.MessagingTimeout,
             self.engine_api.get_notification_recovery_workflow_details,
             self.ctxt, self.notification)
+
+
+class TestManagerEndpoint(EngineRPCTestCase):
+    """The real MasakariManager behind the engine topic: the two methods
+    of the RPC API and nothing else (02 §8.4 [ref oddity] fixed).
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(database_fixture.Database(CONF))
+        self.conf.config(connection='sqlite://', group='taskflow')
+        persistence.upgrade('sqlite://')
+        self.addCleanup(persistence.reset)
+        admin = context.get_admin_context()
+        # The records the captured frames speak of; the segment is
+        # disabled, so processing stops before any Nova call.
+        segment = objects.FailoverSegment(
+            admin, uuid='44f3f05c-8e15-4fac-9e0b-994d3c1f4991',
+            name='segment-1', service_type='COMPUTE', recovery_method='auto',
+            enabled=False)
+        segment.create()
+        objects.Host(admin, uuid='e3fe016c-f32c-4971-8e7f-8ca518e30f72',
+                     name='compute-1', failover_segment=segment,
+                     type='COMPUTE', control_attributes='SSH',
+                     reserved=False, on_maintenance=False).create()
+        objects.Notification(
+            admin, notification_uuid=NOTIFICATION_UUID, type='PROCESS',
+            generated_time=datetime.datetime(2026, 10, 28, 10),
+            source_host_uuid='e3fe016c-f32c-4971-8e7f-8ca518e30f72',
+            failover_segment_uuid='44f3f05c-8e15-4fac-9e0b-994d3c1f4991',
+            payload={'event': 'STOPPED', 'process_name': 'nova-compute'},
+            status='new').create()
+        server = rpc.get_server(
+            messaging.Target(topic=self.topic, server='engine-1'),
+            [manager.MasakariManager()],
+            serializer=objects_base.MasakariObjectSerializer(),
+            executor='threading')
+        server.start()
+        self.addCleanup(server.wait)
+        self.addCleanup(server.stop)
+
+    def stored_status(self):
+        return objects.Notification.get_by_uuid(
+            context.get_admin_context(), NOTIFICATION_UUID).status
+
+    def test_reference_cast_is_processed(self):
+        self.bus.publish(rpc_fixture.load_frame('cast_process_notification'),
+                         exchange='masakari', routing_key=self.topic)
+
+        deadline = time.monotonic() + 10
+        while self.stored_status() == 'new' and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual('ignored', self.stored_status())
+
+    def test_reference_call_is_answered(self):
+        reply = self._call_as_reference_api()
+
+        self.assertIsNone(reply['failure'])
+        self.assertEqual(
+            (NOTIFICATION_UUID, []),
+            tuple(reply['result']['masakari_object.data'][key] for key in
+                  ('notification_uuid', 'recovery_workflow_details')))
+
+    def test_other_public_methods_are_refused(self):
+        for method in ('init_host', 'periodic_tasks', 'reset',
+                       'run_periodic_tasks', 'set_periodic_spacing'):
+            # NOTE: a fresh _unique_id: the server drops duplicates.
+            reply = self._call_as_reference_api(
+                method=method, _unique_id=uuid.uuid4().hex)
+            failure = rpc_fixture.json.loads(reply['failure'])
+            self.assertEqual(('NoSuchMethod', 'oslo_messaging.rpc.dispatcher',
+                              'Endpoint does not support RPC method %s'
+                              % method),
+                             (failure['class'], failure['module'],
+                              failure['message']))
+
+    def test_our_client_gets_the_refusal(self):
+        client = rpc.get_client(
+            messaging.Target(topic=self.topic, version='1.1'),
+            serializer=objects_base.MasakariObjectSerializer())
+        error = self.assertRaises(messaging.RemoteError, client.call,
+                                  self.ctxt, 'init_host')
+        self.assertEqual('NoSuchMethod', error.exc_type)

@@ -101,6 +101,34 @@ class TestHost(base.ObjectTestCase):
         self.assertRaises(exception.HostNotFound, objects.Host.get_by_uuid,
                           self.ctxt, host.uuid)
 
+    def test_take_reserved_is_a_compare_and_set(self):
+        host = self.create_host(self.segment, reserved=True)
+        other_engine = objects.Host.get_by_uuid(self.ctxt, host.uuid)
+        self.bus.clear()
+
+        self.assertTrue(host.take_reserved())
+
+        self.assertFalse(host.reserved)
+        self.assertEqual(set(), host.obj_what_changed())
+        self.assertEqual(['host.update.start', 'host.update.end'],
+                         self.bus.event_types)
+        self.assertFalse(self.bus.payload_data('host.update.start')[
+            'reserved'])
+        self.bus.clear()
+        # Another engine's copy still says reserved: it loses, unchanged,
+        # and publishes nothing.
+        self.assertFalse(other_engine.take_reserved())
+        self.assertTrue(other_engine.reserved)
+        self.assertEqual([], self.bus.notifications)
+        self.assertFalse(objects.Host.get_by_uuid(self.ctxt,
+                                                  host.uuid).reserved)
+
+    def test_take_reserved_of_a_host_not_reserved(self):
+        host = self.create_host(self.segment, reserved=False)
+        self.bus.clear()
+        self.assertFalse(host.take_reserved())
+        self.assertEqual([], self.bus.notifications)
+
     def test_get_by_uuid_under_a_segment(self):
         host = self.create_host(self.segment)
         other = self.create_segment(name='other')

@@ -101,6 +101,37 @@ class TestNotification(base.ObjectTestCase):
                                                        id=1).destroy)
         self.assertIn('no uuid', str(error))
 
+    def test_transition_status_is_a_compare_and_set(self):
+        notification = self.create_notification()
+        other_engine = objects.Notification.get_by_uuid(
+            self.ctxt, notification.notification_uuid)
+        self.bus.clear()
+
+        self.assertTrue(notification.transition_status('new', 'running'))
+        self.assertEqual('running', notification.status)
+        self.assertEqual(set(), notification.obj_what_changed())
+        self.assertIsNotNone(notification.updated_at)
+        # The other copy still says 'new': its claim loses and it is left
+        # as it was.
+        self.assertFalse(other_engine.transition_status('new', 'running'))
+        self.assertEqual('new', other_engine.status)
+        self.assertEqual('running', objects.Notification.get_by_uuid(
+            self.ctxt, notification.notification_uuid).status)
+        self.assertEqual([], self.bus.notifications)
+
+    def test_transition_status_from_one_of_several(self):
+        notification = self.create_notification(status='error')
+        self.assertTrue(notification.transition_status(['new', 'error'],
+                                                       'running'))
+        self.assertFalse(notification.transition_status(['new', 'error'],
+                                                        'running'))
+
+    def test_transition_status_of_a_deleted_notification(self):
+        notification = self.create_notification()
+        objects.Notification.get_by_uuid(
+            self.ctxt, notification.notification_uuid).destroy()
+        self.assertFalse(notification.transition_status('new', 'running'))
+
 
 class TestNotificationList(base.ObjectTestCase):
 
