@@ -152,6 +152,16 @@ def _service(nova, host, binary):
     return services[0]
 
 
+def _server_command(context, command, uuid):
+    """``novaclient.servers.<command>(uuid)`` (get, stop, start, lock,
+    unlock), logged as the reference logs it.
+    """
+    nova = novaclient(context)
+    LOG.info('Call %(command)s server command for instance %(uuid)s',
+             {'command': command, 'uuid': uuid})
+    return getattr(nova.servers, command)(uuid)
+
+
 class API:
     """One method per Nova operation Masakari performs.
 
@@ -236,37 +246,27 @@ class API:
     @translate_nova_exception
     def get_server(self, context, uuid):
         """The server (NotFound when Nova does not know it)."""
-        nova = novaclient(context)
-        LOG.info('Call get server command for instance %s', uuid)
-        return nova.servers.get(uuid)
+        return _server_command(context, 'get', uuid)
 
     @translate_nova_exception
     def stop_server(self, context, uuid):
         """Power a server off (Conflict when its state forbids it)."""
-        nova = novaclient(context)
-        LOG.info('Call stop server command for instance %s', uuid)
-        nova.servers.stop(uuid)
+        _server_command(context, 'stop', uuid)
 
     @translate_nova_exception
     def start_server(self, context, uuid):
         """Power a stopped server on."""
-        nova = novaclient(context)
-        LOG.info('Call start server command for instance %s', uuid)
-        nova.servers.start(uuid)
+        _server_command(context, 'start', uuid)
 
     @translate_nova_exception
     def lock_server(self, context, uuid):
         """Lock a server against non-admin actions."""
-        nova = novaclient(context)
-        LOG.info('Call lock server command for instance %s', uuid)
-        nova.servers.lock(uuid)
+        _server_command(context, 'lock', uuid)
 
     @translate_nova_exception
     def unlock_server(self, context, uuid):
         """Unlock a server."""
-        nova = novaclient(context)
-        LOG.info('Call unlock server command for instance %s', uuid)
-        nova.servers.unlock(uuid)
+        _server_command(context, 'unlock', uuid)
 
     @translate_nova_exception
     def get_aggregate_list(self, context):

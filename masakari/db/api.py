@@ -33,14 +33,17 @@ def _first(context, model, not_found, **criteria):
     return row
 
 
-def _save(context, row, values, duplicate):
+def _save(context, row, values, duplicate=None):
     """Apply ``values`` to ``row`` and flush; a unique-key collision
-    raises ``duplicate``. Only changed columns are written.
+    raises ``duplicate`` (oslo.db's DBDuplicateEntry when None). Only
+    changed columns are written.
     """
     row.update(values)
     try:
         row.save(session=context.session)
     except db_exc.DBDuplicateEntry:
+        if duplicate is None:
+            raise
         raise duplicate
 
 
@@ -325,8 +328,7 @@ def notification_create(context, values):
     oslo.db's DBDuplicateEntry as is).
     """
     notification = models.Notification()
-    notification.update(values)
-    notification.save(session=context.session)
+    _save(context, notification, values)
     return _notification_get_by_uuid(context,
                                      notification.notification_uuid)
 
@@ -337,9 +339,8 @@ def notification_update(context, notification_uuid, values):
 
     :raises: NotificationNotFound
     """
-    notification = _notification_get_by_uuid(context, notification_uuid)
-    notification.update(values)
-    notification.save(session=context.session)
+    _save(context, _notification_get_by_uuid(context, notification_uuid),
+          values)
     return _notification_get_by_uuid(context, notification_uuid)
 
 
@@ -410,8 +411,7 @@ def vmove_get_by_uuid(context, vmove_uuid):
 def vmove_create(context, values):
     """Insert a vm move and return it (DBDuplicateEntry propagates)."""
     vmove = models.VMove()
-    vmove.update(values)
-    vmove.save(session=context.session)
+    _save(context, vmove, values)
     return _vmove_get_by_uuid(context, vmove.uuid)
 
 
@@ -421,9 +421,7 @@ def vmove_update(context, uuid, values):
 
     :raises: VMoveNotFound
     """
-    vmove = _vmove_get_by_uuid(context, uuid)
-    vmove.update(values)
-    vmove.save(session=context.session)
+    _save(context, _vmove_get_by_uuid(context, uuid), values)
     return _vmove_get_by_uuid(context, uuid)
 
 

@@ -155,18 +155,37 @@ class TaskFlowDriver(driver.NotificationDriver):
 
     # --- instance and process failures --------------------------------------
 
-    def _load(self, action, task_list, context, novaclient, store, what):
+    def _run_flow(self, action, task_list, context, store, what,
+                  known_failures):
+        """Build and run a failure flow; failures other than
+        ``known_failures`` become the generic MasakariException.
+
+        :param what: 'instance' or 'process', for the build error text.
+        """
+        notification_uuid = store['notification_uuid']
         try:
             tasks = base.get_recovery_flow(task_list, context=context,
-                                           novaclient=novaclient)
-            return base.load_flow(action, base.build_flow(action, tasks),
-                                  store['notification_uuid'], store)
+                                           novaclient=nova.API())
+            engine = base.load_flow(action, base.build_flow(action, tasks),
+                                    notification_uuid, store)
         except Exception:
             LOG.exception('Could not build the %s flow.', action)
             raise exception.MasakariException(
                 _("Failed to create %(what)s failure flow for notification "
-                  "'%(uuid)s'.")
-                % {'what': what, 'uuid': store['notification_uuid']})
+                  "'%(uuid)s'.") % {'what': what, 'uuid': notification_uuid})
+        try:
+            base.run(engine)
+        except known_failures:
+            raise
+        except Exception:
+            LOG.exception('%(what)s failure flow of notification %(uuid)s '
+                          'failed.', {'what': what.capitalize(),
+                                      'uuid': notification_uuid})
+            # NOTE: "instance" for both, as in the reference (a process
+            # failure flow says "instance" too).
+            raise exception.MasakariException(
+                _("Failed to execute instance failure flow for notification "
+                  "'%s'.") % notification_uuid)
 
     def execute_instance_failure(self, context, instance_uuid,
                                  notification_uuid):
@@ -176,23 +195,13 @@ class TaskFlowDriver(driver.NotificationDriver):
             IgnoreInstanceRecoveryException (paused or rescued),
             InstanceRecoveryFailureException, or MasakariException.
         """
-        store = {'instance_uuid': instance_uuid,
-                 'notification_uuid': notification_uuid}
-        engine = self._load(INSTANCE_ACTION,
-                            _flows().instance_failure_recovery_tasks,
-                            context, nova.API(), store, 'instance')
-        try:
-            base.run(engine)
-        except (exception.SkipInstanceRecoveryException,
-                exception.IgnoreInstanceRecoveryException,
-                exception.InstanceRecoveryFailureException):
-            raise
-        except Exception:
-            LOG.exception('Instance failure flow of notification %s failed.',
-                          notification_uuid)
-            raise exception.MasakariException(
-                _("Failed to execute instance failure flow for notification "
-                  "'%s'.") % notification_uuid)
+        self._run_flow(
+            INSTANCE_ACTION, _flows().instance_failure_recovery_tasks,
+            context, {'instance_uuid': instance_uuid,
+                      'notification_uuid': notification_uuid}, 'instance',
+            (exception.SkipInstanceRecoveryException,
+             exception.IgnoreInstanceRecoveryException,
+             exception.InstanceRecoveryFailureException))
 
     def execute_process_failure(self, context, process_name, host_name,
                                 notification_uuid):
@@ -204,22 +213,11 @@ class TaskFlowDriver(driver.NotificationDriver):
         if process_name != RECOVERABLE_PROCESS:
             LOG.warning('Skipping recovery for process: %s.', process_name)
             raise exception.SkipProcessRecoveryException()
-        store = {'process_name': process_name, 'host_name': host_name,
-                 'notification_uuid': notification_uuid}
-        engine = self._load(PROCESS_ACTION,
-                            _flows().process_failure_recovery_tasks,
-                            context, nova.API(), store, 'process')
-        try:
-            base.run(engine)
-        except exception.ProcessRecoveryFailureException:
-            raise
-        except Exception:
-            LOG.exception('Process failure flow of notification %s failed.',
-                          notification_uuid)
-            # NOTE: "instance" (sic) is the reference's text.
-            raise exception.MasakariException(
-                _("Failed to execute instance failure flow for notification "
-                  "'%s'.") % notification_uuid)
+        self._run_flow(
+            PROCESS_ACTION, _flows().process_failure_recovery_tasks, context,
+            {'process_name': process_name, 'host_name': host_name,
+             'notification_uuid': notification_uuid}, 'process',
+            exception.ProcessRecoveryFailureException)
 
     # --- progress read-back -------------------------------------------------
 
