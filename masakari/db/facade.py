@@ -8,6 +8,7 @@ import functools
 
 from oslo_db import api as oslo_db_api
 from oslo_db.sqlalchemy import enginefacade
+import sqlalchemy as sa
 
 # NOTE: a private context, not oslo.db's global one, so that no library
 # sharing the process can reconfigure Masakari's database.
@@ -38,8 +39,10 @@ def configure(conf):
         by test fixtures).
     """
     database = conf.database
+    settings = dict(database.items())
+    settings['connection'] = _with_mysql_charset(database.connection)
     fresh = enginefacade.transaction_context()
-    fresh.configure(**dict(database.items()))
+    fresh.configure(**settings)
     reconnect = None
     if database.use_db_reconnect:
         reconnect = {
@@ -58,6 +61,23 @@ def configure(conf):
         restore_factory()
         _state.update(previous)
     return restore
+
+
+def _with_mysql_charset(connection):
+    """The URL, asking MySQL for utf8mb4 when it names no charset.
+
+    NOTE: oslo.db falls back to the 3-byte ``utf8`` connection charset,
+    while MariaDB creates utf8mb4 tables by default: any text with a
+    character beyond U+FFFF (an instance named with an emoji, say) then
+    fails to be written. An explicit ``?charset=`` is left alone.
+    """
+    if not connection:
+        return connection
+    url = sa.engine.make_url(connection)
+    if url.get_backend_name() != 'mysql' or 'charset' in url.query:
+        return connection
+    return url.update_query_dict({'charset': 'utf8mb4'}).render_as_string(
+        hide_password=False)
 
 
 def get_engine(use_slave=False):

@@ -61,6 +61,15 @@ class TestMySQLOnly(OnMariaDB, base.DbTestCase):
         self.assertRaises(db_exc.DBDataError, self.create_segment,
                           recovery_method='manual')
 
+    def test_text_beyond_the_bmp_is_stored(self):
+        # Fix: oslo.db's default 3-byte utf8 connection charset refused
+        # such characters ("Incorrect string value"); with no charset in
+        # the URL Masakari asks for utf8mb4.
+        description = 'rack \U0001F600'
+        segment = self.create_segment(description=description)
+        self.assertEqual(description, db.failover_segment_get_by_uuid(
+            self.ctx, segment.uuid).description)
+
     def test_host_of_an_unknown_segment(self):
         segment = models.FailoverSegment(uuid='not-there')
         self.assertRaises(db_exc.DBReferenceError, self.create_host, segment)

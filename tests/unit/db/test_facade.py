@@ -131,3 +131,16 @@ class TestConfigure(base.DbTestCase):
         self.assertEqual(url, str(db.get_engine(use_slave=True).url))
         restore()
         self.assertIs(self.database.engine, db.get_engine())
+
+
+class TestMySQLCharset(base.DbTestCase):
+
+    def test_utf8mb4_when_the_url_names_no_charset(self):
+        self.assertEqual(
+            'mysql+pymysql://u:p%40ss@db/masakari?charset=utf8mb4',
+            facade._with_mysql_charset('mysql+pymysql://u:p%40ss@db/masakari'))
+
+    def test_explicit_charset_and_other_backends_are_left_alone(self):
+        for url in ('mysql+pymysql://u:p@db/masakari?charset=utf8',
+                    'sqlite:///masakari.sqlite', 'sqlite://', None):
+            self.assertEqual(url, facade._with_mysql_charset(url))
