@@ -1,1 +1,4 @@
-"""Masakari tests: unit (in-process), functional (real services), e2e (real processes)."""
+"""Masakari tests.
+
+unit (in-process), functional (real services), e2e (real processes).
+"""

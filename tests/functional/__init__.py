@@ -1,1 +1,1 @@
-"""Functional tests: components against the real MariaDB, RabbitMQ and Redis."""
+"""Functional tests: components against real MariaDB, RabbitMQ and Redis."""
