@@ -8,6 +8,7 @@ import traceback
 
 from oslo_db import exception as db_exception
 from oslo_utils import excutils
+import sqlalchemy as sa
 
 from masakari import exception
 from masakari.objects import fields
@@ -36,9 +37,21 @@ def writing(notify, context, obj, action):
             notify(context, obj, action=action,
                    phase=fields.EventNotificationPhase.ERROR,
                    exception=error, tb=traceback.format_exc())
-            saved.reraise = not isinstance(error, db_exception.DBDataError)
+            saved.reraise = not _is_unstorable(error)
         raise exception.ValidationError(detail=exception.InvalidInput(
             reason=_database_reason(error)).format_message()) from error
+
+
+def _is_unstorable(error):
+    """Whether ``error`` is the database refusing a value it cannot hold.
+
+    NOTE: oslo.db maps MySQL's "Data too long" (1406) to DBDataError but
+    leaves "Incorrect string value" (1366) a plain DBError; MariaDB answers
+    the latter when the TEXT limit cuts a multi-byte character in two.
+    """
+    return isinstance(error, db_exception.DBDataError) or (
+        isinstance(error, db_exception.DBError) and
+        isinstance(error.inner_exception, sa.exc.DataError))
 
 
 def _database_reason(error):
@@ -53,9 +66,10 @@ def _database_reason(error):
 def comparable(value):
     """False for a text with a code point above U+FFFF.
 
-    NOTE: oslo.db opens MySQL connections in utf8 (3 bytes) and MariaDB
-    creates utf8mb4 tables by default: comparing such a text with a column
-    fails (error 1267, a 500 in the reference). No stored name, type,
+    NOTE: on a MySQL connection in utf8 (3 bytes: oslo.db's default, and
+    ours when the URL asks for it) against MariaDB's default utf8mb4
+    tables, comparing such a text with a column fails (error 1267, a 500
+    in the reference). No stored name, type,
     status or uuid can hold one (the schemas refuse them), so such a value
     matches nothing: callers answer "not found" or an empty list.
     """

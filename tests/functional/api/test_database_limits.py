@@ -20,6 +20,9 @@ TOO_LONG = 'x' * 70000
 # 90,000 bytes in UTF-8, 30,000 characters: under the request size limit
 # (114,688 bytes) when sent unescaped.
 TOO_LONG_IN_BYTES = '\u20ac' * 30000
+# 80,000 bytes of 2-byte characters: the 65,535-byte limit cuts one in
+# two, which MariaDB reports as an incorrect string, not as too long.
+TOO_LONG_CUT_IN_A_CHARACTER = '\xa0' * 40000
 
 
 def _too_long(column):
@@ -69,6 +72,16 @@ class TestMariaDBTextColumns(APITestCase):
             'description': TOO_LONG_IN_BYTES}})
         self.assertEqual(400, response.status_int)
         self.assertEqual(_too_long('description'), response.json)
+        self.assertEqual(['segment.update.start', 'segment.update.error'],
+                         self.api.rpc.event_types)
+
+    def test_a_limit_inside_a_character(self):
+        response = self.request('PUT', self.segment_path, {'segment': {
+            'description': TOO_LONG_CUT_IN_A_CHARACTER}})
+        self.assertEqual(400, response.status_int)
+        message = response.json['badRequest']['message']
+        self.assertTrue(message.startswith(
+            'Invalid input received: Incorrect string value'), message)
         self.assertEqual(['segment.update.start', 'segment.update.error'],
                          self.api.rpc.event_types)
 
