@@ -7,20 +7,19 @@ waited for, and stopped with SIGTERM.
 
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
 
 import fixtures
 import requests
 
+from tests.fixtures import processes
+
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..',
                                     '..'))
 ETC = os.path.join(REPO, 'etc')
-BIN_DIR = os.path.dirname(sys.executable)
 
 _MASAKARI_CONF = """[DEFAULT]
 auth_strategy = noauth2
@@ -30,21 +29,6 @@ connection = sqlite:///{db}
 [taskflow]
 connection = sqlite:///{db}
 """
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
-
-
-def executable(name):
-    """Path of a console script of this environment; fails if missing."""
-    path = os.path.join(BIN_DIR, name)
-    if not os.access(path, os.X_OK):
-        raise AssertionError('%s not found: install the test extras '
-                             '(uWSGI, mod_wsgi)' % path)
-    return path
 
 
 class ConfigDir(fixtures.Fixture):
@@ -75,9 +59,9 @@ class ConfigDir(fixtures.Fixture):
         with open(os.path.join(ETC, 'masakari', 'api-paste.ini')) as src:
             with open(os.path.join(self.path, 'api-paste.ini'), 'w') as dst:
                 dst.write(src.read())
-        subprocess.run([executable('masakari-manage'), '--config-file',
-                        self.conf_file, 'db', 'sync'], check=True,
-                       capture_output=True, timeout=120)
+        subprocess.run([processes.executable('masakari-manage'),
+                        '--config-file', self.conf_file, 'db', 'sync'],
+                       check=True, capture_output=True, timeout=120)
 
     def segment_uuids(self):
         """The uuids of the failover_segments rows, straight from SQLite."""

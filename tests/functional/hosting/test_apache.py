@@ -11,6 +11,7 @@ import sys
 import requests
 import testtools
 
+from tests.fixtures import processes
 from tests.functional.hosting import api_checks
 from tests.functional.hosting import servers
 
@@ -80,11 +81,11 @@ class TestApacheModWSGI(api_checks.SegmentRoundTrip, testtools.TestCase):
         cls.addClassCleanup(cls.config.cleanUp)
         root = cls.config.root
         os.mkdir(os.path.join(root, 'run'))
-        port = servers.free_port()
+        port = processes.free_port()
         cls.base_url = 'http://127.0.0.1:%d/instance-ha' % port
         site_for(root)
         wsgi_module = subprocess.run(
-            [servers.executable('mod_wsgi-express'), 'module-config'],
+            [processes.executable('mod_wsgi-express'), 'module-config'],
             check=True, capture_output=True, text=True).stdout
         conf = os.path.join(root, 'httpd.conf')
         with open(conf, 'w') as f:

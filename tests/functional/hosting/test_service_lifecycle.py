@@ -19,6 +19,7 @@ import requests
 import testtools
 from testtools import content
 
+from tests.fixtures import processes
 from tests.functional.hosting import servers
 from tests.functional.hosting import test_systemd_units as units
 
@@ -28,7 +29,7 @@ class TestServiceLifecycle(testtools.TestCase):
     def _start(self, name, config):
         """The unit's ExecStart with NOTIFY_SOCKET; returns (process, sock)."""
         service = units.read_unit(units.UNITS[name])['Service']
-        argv = [arg.replace(units.INSTALLED_BIN, servers.BIN_DIR + '/')
+        argv = [arg.replace(units.INSTALLED_BIN, processes.BIN_DIR + '/')
                    .replace('/etc/masakari/masakari.conf', config.conf_file)
                 for arg in shlex.split(service['ExecStart'])]
         notify_path = os.path.join(config.root, 'notify')
@@ -72,7 +73,7 @@ class TestServiceLifecycle(testtools.TestCase):
         self.assertEqual(0, process.wait(stop_timeout))
 
     def test_masakari_api(self):
-        port = servers.free_port()
+        port = processes.free_port()
         config = self.useFixture(servers.ConfigDir(defaults={
             'masakari_api_listen': '127.0.0.1',
             'masakari_api_listen_port': port,

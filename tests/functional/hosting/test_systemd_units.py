@@ -15,6 +15,7 @@ import subprocess
 import fixtures
 import testtools
 
+from tests.fixtures import processes
 from tests.functional.hosting import servers
 
 UNITS = {'masakari-api': os.path.join(servers.ETC, 'systemd',
@@ -48,7 +49,7 @@ class TestSystemdUnits(testtools.TestCase):
             copy = os.path.join(root, os.path.basename(path))
             with open(copy, 'w') as f:
                 f.write(text.replace('ExecStart=' + INSTALLED_BIN,
-                                     'ExecStart=%s/' % servers.BIN_DIR))
+                                     'ExecStart=%s/' % processes.BIN_DIR))
             result = subprocess.run([analyze, 'verify', copy],
                                     capture_output=True, text=True,
                                     timeout=60)
@@ -64,7 +65,7 @@ class TestSystemdUnits(testtools.TestCase):
                 '%s%s --config-file=/etc/masakari/masakari.conf'
                 % (INSTALLED_BIN, name), service['ExecStart'])
             self.assertTrue(os.path.exists(
-                os.path.join(servers.BIN_DIR, name)), name)
+                os.path.join(processes.BIN_DIR, name)), name)
             # oslo.service sends READY=1 itself.
             self.assertEqual('notify', service['Type'])
             self.assertEqual('/bin/kill -HUP $MAINPID', service['ExecReload'])

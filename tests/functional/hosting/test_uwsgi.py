@@ -6,6 +6,7 @@ import time
 
 import testtools
 
+from tests.fixtures import processes
 from tests.functional.hosting import api_checks
 from tests.functional.hosting import servers
 
@@ -35,12 +36,12 @@ def sample_for(port, config_dir, root):
 
 def uwsgi_server(config):
     """A ServerProcess of uWSGI with the sample, on a free port."""
-    port = servers.free_port()
+    port = processes.free_port()
     ini = sample_for(port, config.path, config.root)
     # The environment variable of the sample must be what counts.
     env = {k: v for k, v in os.environ.items()
            if k != 'OS_MASAKARI_CONFIG_DIR'}
-    return servers.ServerProcess([servers.executable('uwsgi'), '--ini', ini],
+    return servers.ServerProcess([processes.executable('uwsgi'), '--ini', ini],
                                  'http://127.0.0.1:%d/' % port, env=env)
 
 
