@@ -5,9 +5,7 @@
 module of masakari.exception; plus the default exchange ``masakari``.
 """
 
-import datetime
 import json
-import queue
 import uuid
 
 import oslo_messaging as messaging
@@ -24,62 +22,18 @@ from tests.functional.rpc import base
 
 objects.register_all()
 
-NOTIFICATION_UUID = '7882ccb9-ebb1-43b3-848b-f2333ae4b79c'
-
-
-def stored_notification(ctxt):
-    """A Notification as loaded from the DB (13 fields, no changes)."""
-    row = {
-        'id': 1, 'notification_uuid': NOTIFICATION_UUID,
-        'generated_time': datetime.datetime(2026, 10, 28, 10, 0, 0),
-        'source_host_uuid': 'e3fe016c-f32c-4971-8e7f-8ca518e30f72',
-        'type': 'PROCESS', 'status': 'new',
-        'payload': '{"event": "STOPPED", "process_name": "nova-compute"}',
-        'failover_segment_uuid': '44f3f05c-8e15-4fac-9e0b-994d3c1f4991',
-        'message': None,
-        'created_at': datetime.datetime(2026, 10, 28, 22, 43, 57),
-        'updated_at': None, 'deleted_at': None, 'deleted': 0,
-    }
-    return objects.Notification._from_db_object(
-        ctxt, objects.Notification(), row)
-
-
-class EngineEndpoint(object):
-    """A stand-in for the engine manager, at the same target version."""
-
-    target = messaging.Target(version=rpcapi.EngineAPI.RPC_API_VERSION)
-
-    def __init__(self):
-        self.received = queue.Queue()
-        self.fail = False
-
-    def process_notification(self, context, notification=None):
-        self.received.put((context, notification))
-
-    def get_notification_recovery_workflow_details(self, context,
-                                                   notification):
-        if self.fail:
-            raise exception.MasakariException(
-                'Failed to fetch notification recovery workflow details '
-                'for %s' % notification.notification_uuid)
-        notification['recovery_workflow_details'] = [
-            objects.NotificationProgressDetails.create(
-                name='DisableComputeServiceTask', progress=1.0,
-                progress_details=[{'timestamp': '2026-01-01 00:00:00.000001',
-                                   'progress': '0.0', 'message': 'm'}],
-                state='SUCCESS')]
-        return notification
+NOTIFICATION_UUID = rpc_fixture.NOTIFICATION_UUID
 
 
 class EngineRPCTestCase(base.RabbitTestCase):
 
     def setUp(self):
         super().setUp()
-        self.notification = stored_notification(self.ctxt)
+        self.notification = rpc_fixture.stored_notification(self.ctxt)
         self.engine_api = rpcapi.EngineAPI()
 
     def start_engine(self):
-        endpoint = EngineEndpoint()
+        endpoint = rpc_fixture.EngineEndpoint()
         server_name = 'engine-%s' % uuid.uuid4().hex[:8]
         self.raw.delete_queue_on_cleanup('%s.%s' % (self.topic, server_name))
         server = rpc.get_server(

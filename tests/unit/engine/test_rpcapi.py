@@ -6,7 +6,6 @@ RabbitMQ would carry; the captured frames are in ./frames/ (spec 02 §8.6).
 """
 
 import datetime
-import queue
 import threading
 import time
 import uuid
@@ -30,9 +29,8 @@ from tests.fixtures import rpc as rpc_fixture
 CONF = masakari.conf.CONF
 objects.register_all()
 
-NOTIFICATION_UUID = '7882ccb9-ebb1-43b3-848b-f2333ae4b79c'
-FAILURE_TEXT = ('Failed to fetch notification recovery workflow details '
-                'for %s' % NOTIFICATION_UUID)
+NOTIFICATION_UUID = rpc_fixture.NOTIFICATION_UUID
+FAILURE_TEXT = rpc_fixture.FAILURE_TEXT
 
 
 def reference_context():
@@ -52,53 +50,6 @@ def reference_context():
         ])
 
 
-def stored_notification(ctxt):
-    """The notification of the frames, loaded as the API loads it."""
-    row = {
-        'id': 1, 'notification_uuid': NOTIFICATION_UUID,
-        'generated_time': datetime.datetime(2026, 10, 28, 10, 0, 0),
-        'source_host_uuid': 'e3fe016c-f32c-4971-8e7f-8ca518e30f72',
-        'type': 'PROCESS',
-        'payload': '{"event": "STOPPED", "process_name": "nova-compute"}',
-        'status': 'new',
-        'failover_segment_uuid': '44f3f05c-8e15-4fac-9e0b-994d3c1f4991',
-        'message': None,
-        'created_at': datetime.datetime(2026, 10, 28, 22, 43, 57),
-        'updated_at': None, 'deleted_at': None, 'deleted': 0,
-    }
-    return objects.Notification._from_db_object(
-        ctxt, objects.Notification(), row)
-
-
-class EngineEndpoint(object):
-    """A stand-in for the engine manager, at the same target version."""
-
-    target = messaging.Target(version=rpcapi.EngineAPI.RPC_API_VERSION)
-
-    def __init__(self):
-        self.received = queue.Queue()
-        self.fail = False
-
-    def process_notification(self, context, notification=None):
-        self.received.put((context, notification))
-
-    def get_notification_recovery_workflow_details(self, context,
-                                                   notification):
-        if self.fail:
-            raise exception.MasakariException(
-                'Failed to fetch notification recovery workflow details '
-                'for %s' % notification.notification_uuid)
-        notification['recovery_workflow_details'] = [
-            objects.NotificationProgressDetails.create(
-                name='DisableComputeServiceTask', progress=1.0,
-                progress_details=[{
-                    'timestamp': '2026-01-01 00:00:00.000001',
-                    'progress': '0.0',
-                    'message': "Disabling compute service on host: 'h1'"}],
-                state='SUCCESS')]
-        return notification
-
-
 class EngineRPCTestCase(test_base.BaseTestCase):
 
     def setUp(self):
@@ -113,12 +64,12 @@ class EngineRPCTestCase(test_base.BaseTestCase):
         self.conf.config(masakari_topic=self.topic)
         self.bus = self.useFixture(rpc_fixture.RawBus('memory://'))
         self.ctxt = reference_context()
-        self.notification = stored_notification(self.ctxt)
+        self.notification = rpc_fixture.stored_notification(self.ctxt)
         self.engine_api = rpcapi.EngineAPI()
 
     def start_engine(self):
         """Serve EngineEndpoint on the topic, as masakari-engine would."""
-        endpoint = EngineEndpoint()
+        endpoint = rpc_fixture.EngineEndpoint()
         server = rpc.get_server(
             messaging.Target(topic=self.topic, server='engine-1'),
             [endpoint], serializer=objects_base.MasakariObjectSerializer(),
