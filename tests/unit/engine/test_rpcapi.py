@@ -6,6 +6,7 @@ RabbitMQ would carry; the captured frames are in ./frames/ (spec 02 §8.6).
 """
 
 import datetime
+import json
 import threading
 import time
 import uuid
@@ -251,8 +252,8 @@ class TestServerSide(EngineRPCTestCase):
 
         expected = rpc_fixture.load_frame(
             'reply_failure_get_notification_recovery_workflow_details')
-        failure = rpc_fixture.json.loads(reply.pop('failure'))
-        expected_failure = rpc_fixture.json.loads(expected.pop('failure'))
+        failure = json.loads(reply.pop('failure'))
+        expected_failure = json.loads(expected.pop('failure'))
         self.assertEqual(rpc_fixture.normalise(expected),
                          rpc_fixture.normalise(reply))
         traceback_lines = failure.pop('tb')
@@ -270,7 +271,7 @@ class TestServerSide(EngineRPCTestCase):
 
         reply = self._call_as_reference_api(args=args)
 
-        failure = rpc_fixture.json.loads(reply['failure'])
+        failure = json.loads(reply['failure'])
         self.assertEqual(('IncompatibleObjectVersion',
                           'oslo_versionedobjects.exception'),
                          (failure['class'], failure['module']))
@@ -282,7 +283,7 @@ class TestServerSide(EngineRPCTestCase):
 
         reply = self._call_as_reference_api(version='1.2')
 
-        failure = rpc_fixture.json.loads(reply['failure'])
+        failure = json.loads(reply['failure'])
         self.assertEqual('UnsupportedVersion', failure['class'])
 
 
@@ -395,7 +396,7 @@ class TestManagerEndpoint(EngineRPCTestCase):
             # NOTE: a fresh _unique_id: the server drops duplicates.
             reply = self._call_as_reference_api(
                 method=method, _unique_id=uuid.uuid4().hex)
-            failure = rpc_fixture.json.loads(reply['failure'])
+            failure = json.loads(reply['failure'])
             self.assertEqual(('NoSuchMethod', 'oslo_messaging.rpc.dispatcher',
                               'Endpoint does not support RPC method %s'
                               % method),
