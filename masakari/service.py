@@ -1,5 +1,5 @@
 """The masakari-engine service: RPC server and periodic timer around the
-manager (spec 04 §1).
+manager.
 
 ``Service.create()`` builds it from the options; masakari-engine runs it
 under the oslo.service launcher, and an all-in-one process can run it on

@@ -2,7 +2,7 @@
 
 ``pipeline_factory_v1`` picks the pipeline named by ``[DEFAULT]
 auth_strategy``; ``MasakariKeystoneContext`` and ``NoAuthMiddleware``
-build the request context from the identity headers (01 §2.4).
+build the request context from the identity headers.
 """
 
 from oslo_config import cfg

@@ -1,7 +1,7 @@
 """The root URL map: choose the API version and the reply's media type.
 
 Paste's URLMap (longest prefix first, ``//`` collapsed) plus the
-negotiation of 01 §2.2: a ``.json`` suffix or the Accept header picks the
+negotiation of media types: a ``.json`` suffix or the Accept header picks the
 media type, and a ``version=N`` media-type parameter picks ``/vN`` when
 the path itself selected no versioned app.
 """

@@ -1,7 +1,7 @@
 """masakari-status: ``upgrade check`` before or after an upgrade.
 
 The one check is oslo.upgradecheck's policy-file check: a JSON policy file
-is reported as a failure (spec 03 §7). The database is not checked.
+is reported as a failure. The database is not checked.
 """
 
 import sys

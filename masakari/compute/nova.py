@@ -3,7 +3,7 @@
 python-novaclient at compute microversion 2.53 over a keystoneauth session
 authenticated with the privileged account of the [DEFAULT] os_privileged_*
 options. The requests, their order and the error translation are those of
-Masakari 22.0.0 (spec 05 §5-§6), except for the fixes listed on the
+Masakari 22.0.0, except for the fixes listed on the
 "Differences from Masakari 22.0.0" page:
 
 * one session and auth plugin per process for a given credential set: the
@@ -116,7 +116,7 @@ def novaclient(context):
 
 
 def translate_nova_exception(method):
-    """Turn client errors into masakari.exception classes (spec 05 §5)."""
+    """Turn client errors into masakari.exception classes."""
     @functools.wraps(method)
     def wrapper(self, context, *args, **kwargs):
         try:

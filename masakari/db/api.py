@@ -4,7 +4,7 @@ Every function takes the request context first and runs in its own
 transaction (reader or writer), retried on deadlock. Rows come back as
 model instances with attribute and item access and ``get``; create and
 update return the row re-read in the same transaction, delete returns
-nothing. Reads only see live rows (``deleted = 0``). See spec 03 §4.
+nothing. Reads only see live rows (``deleted = 0``).
 """
 
 from oslo_db import exception as db_exc

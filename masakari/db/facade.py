@@ -14,8 +14,8 @@ import sqlalchemy as sa
 # sharing the process can reconfigure Masakari's database.
 CONTEXT_MANAGER = enginefacade.transaction_context()
 
-# How many times a transaction that hit a deadlock is run again (spec 03
-# §4.1): after 1 s, then random waits below 2, 4, 8 and 16 s, capped at 10.
+# How many times a transaction that hit a deadlock is run again: after
+# 1 s, then random waits below 2, 4, 8 and 16 s, capped at 10.
 DEADLOCK_RETRIES = 5
 
 _state = {

@@ -2,7 +2,7 @@
 
 Databases last migrated by sqlalchemy-migrate (Masakari before the move to
 alembic) are first stamped with the matching alembic revision, never
-altered (spec 03 §3.4).
+altered.
 """
 
 import os

@@ -1,6 +1,6 @@
 """Sorting, filtering and keyset paging shared by the four list functions.
 
-The semantics are those of spec 03 §4.3: ``created_at`` and ``id`` are
+The semantics are the reference's: ``created_at`` and ``id`` are
 always appended to the sort keys, the marker is a row's integer ``id``,
 and a page is the rows after the marker in sort order.
 """

@@ -140,7 +140,7 @@ PURGERS = (('hosts', _purge_hosts), ('vmoves', _purge_vmoves),
 
 
 def purge_deleted_rows(context, age_in_days, max_rows, purge_logbooks=None):
-    """Hard-delete rows older than ``age_in_days`` days (spec 03 §5.1).
+    """Hard-delete rows older than ``age_in_days`` days.
 
     Soft-deleted hosts, vm moves and segments go by ``deleted_at``;
     notifications in a final state by ``updated_at``, together with their

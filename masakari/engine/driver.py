@@ -4,7 +4,7 @@ A driver runs the recovery workflows; it is picked by
 ``[DEFAULT]/notification_driver`` among the ``masakari.driver`` entry
 points (Masakari ships ``taskflow_driver``). Third-party drivers subclass
 :class:`NotificationDriver`; the method and parameter names are part of
-that contract (spec 04 §8).
+that contract (doc/source/configuration/custom-recovery-flows.rst).
 """
 
 import abc

@@ -2,7 +2,7 @@
 
 A VM notification is processed only when its ``event`` and
 ``vir_domain_event`` form one of these pairs (exact, case-sensitive);
-any other pair is ignored (spec 04 §2.4).
+any other pair is ignored.
 """
 
 RECOVERABLE_DOMAIN_EVENTS = {

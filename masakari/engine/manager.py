@@ -5,7 +5,7 @@ a cast), moves them through their statuses (new -> running -> finished,
 ignored or error), hands the recovery to the notification driver and
 answers the progress read-back of API 1.1. Periodic tasks re-drive
 notifications a lost message or a failure left behind, and expire old
-ones (spec 04 §1.4, §2, §5).
+ones (doc/source/admin/periodic-tasks.rst).
 """
 
 from oslo_concurrency import lockutils

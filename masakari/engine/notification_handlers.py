@@ -1,4 +1,4 @@
-"""What the engine does for each notification type (spec 04 §2.3-§2.5).
+"""What the engine does for each notification type.
 
 Each handler decides from the payload, calls the notification driver,
 emits ``notification.process.end`` or ``.error`` (except where the

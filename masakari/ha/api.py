@@ -1,4 +1,4 @@
-"""The rules of the API that are not HTTP (01 §10).
+"""The rules of the API that are not HTTP.
 
 In-use checks, the Nova host check, the duplicate-notification window,
 maintenance, the host-notification lock and the cast to the engine, plus
@@ -50,7 +50,7 @@ def _bool(value):
 
 
 def _refuse_while_in_use(segment, error):
-    """Raise ``error`` if ``segment`` is under recovery (01 §10.1)."""
+    """Raise ``error`` if ``segment`` is under recovery."""
     if segment.is_under_recovery(filters=IN_USE_STATUSES):
         raise error
 

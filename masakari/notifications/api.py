@@ -1,5 +1,5 @@
 """Build and emit the versioned notifications of segments, hosts and
-notifications (spec 06 §5).
+notifications (doc/source/user/notifications.rst).
 
 Callers: the objects' create/save/destroy (start/end), masakari.ha.api
 (API-side error phases) and the engine (notification.process.*).
@@ -53,7 +53,7 @@ def _api_fault_and_priority(exception, tb):
 def _engine_fault_and_priority(exception):
     # NOTE: a reference engine passes the exception's text and builds the
     # fault after its except block has ended, which always yields these
-    # constant values (spec 06 §6.2); consumers see exactly the same.
+    # constant values; consumers see exactly the same.
     if exception:
         fault = exception_obj.ExceptionPayload(
             module_name=exception_obj.UNKNOWN,
@@ -128,7 +128,7 @@ def notify_about_notification_update(context, notification, action,
 
     :param exception: the error (exception or text) for the error phase;
         the fault then holds only its text, with the constant module,
-        function and traceback of a reference engine (spec 06 §6.2).
+        function and traceback of a reference engine.
     """
     fault, priority = _engine_fault_and_priority(exception)
     payload = notification_obj.NotificationApiPayload(

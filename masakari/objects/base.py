@@ -1,7 +1,7 @@
 """Masakari's versioned-object base: registry, common mixins, serializer.
 
 Objects travel between masakari-api and masakari-engine as primitives under
-the ``masakari_object.*`` keys; see spec 02 §1 and §6.
+the ``masakari_object.*`` keys (namespace ``masakari_object``).
 """
 
 import datetime
@@ -145,7 +145,7 @@ class MasakariPersistentObject(object):
 
         The uuid is generated into the insert only: as in the reference,
         the .end payload is built before the reload, without the id and
-        the uuid (spec 02 §9).
+        the uuid.
 
         :param prepare: checks and adjusts the insert's values in place.
         :raises: ObjectActionError when the object already has an id.

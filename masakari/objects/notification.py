@@ -50,7 +50,7 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         """Fill the 13 persisted fields from a DB row; clear changes.
 
         ``recovery_workflow_details`` stays unset, so it is absent from the
-        primitive sent over RPC (spec 02 §6.3).
+        primitive sent over RPC.
         """
         for key in notification.fields:
             if key in NOT_PERSISTED:

@@ -1,4 +1,4 @@
-"""Query-string parsing shared by the four list endpoints (01 §8).
+"""Query-string parsing shared by the four list endpoints.
 
 A repeated parameter counts with its last value, except ``sort_key`` and
 ``sort_dir``, which collect every value in order.

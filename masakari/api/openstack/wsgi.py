@@ -1,7 +1,7 @@
 """Request processing of a v1 resource: versions, JSON, the one error path.
 
-``dispatch`` runs the steps of 01 §5.2 in order around a handler; every
-error a handler lets out becomes the fault body of 01 §6.2 here, and
+``dispatch`` runs the request-processing steps in order around a handler;
+every error a handler lets out becomes the fault body here, and
 nowhere else (``FaultWrapper`` is only the last resort).
 """
 
@@ -125,7 +125,7 @@ def _http_error(status, message):
 
 
 def _error_response(exc):
-    """The fault for an exception that left a handler (01 §6.4)."""
+    """The fault for an exception that left a handler."""
     if isinstance(exc, webob.exc.HTTPException):
         return fault(exc.code, exc.explanation)
     if isinstance(exc, (exception.Forbidden, exception.Invalid)):

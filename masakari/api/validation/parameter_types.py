@@ -1,4 +1,4 @@
-"""JSON-schema fragments shared by the request schemas (01 §7.3).
+"""JSON-schema fragments shared by the request schemas.
 
 Keyword order inside each fragment is part of the contract: jsonschema
 reports the first failing keyword, so the order decides the message.
@@ -46,7 +46,7 @@ def _run(first, last):
 
 
 # NOTE: the literal line feed comes first, then P; reference clients see
-# this exact string in pattern error messages (01 §7.2).
+# this exact string in pattern error messages.
 DESCRIPTION_PATTERN = '^[\n' + _character_class(printable_characters()) + ']*$'
 
 name = {

@@ -1,7 +1,7 @@
 """ORM models of the four Masakari tables.
 
-The tables must be identical to what the alembic migrations create (spec 03
-§2): same columns in the same physical order, types, nullability, no server
+The tables must be identical to what the alembic migrations create: same
+columns in the same physical order, types, nullability, no server
 defaults, and the same constraint and index names. A unit test compares
 both.
 """
@@ -86,7 +86,7 @@ class Host(BASE, MasakariBase):
     on_maintenance = orm.mapped_column(sa.Boolean, default=False)
 
     # NOTE: the join tests the host's deleted flag, not the segment's
-    # (spec 03 §2.2): a live host comes with its segment row as it is.
+    # as the reference does: a live host comes with its segment row as it is.
     failover_segment = orm.relationship(
         FailoverSegment,
         foreign_keys=failover_segment_id,

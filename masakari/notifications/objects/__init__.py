@@ -1,1 +1,1 @@
-"""Versioned notification objects: envelope parts and payloads (spec 06)."""
+"""Versioned notification objects: envelope parts and payloads."""

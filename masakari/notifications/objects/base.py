@@ -2,7 +2,7 @@
 
 These classes are only ever sent, never rebuilt from a message, so the
 concrete ones are built with ``register_notification`` and stay out of
-the RPC registry (spec 02 §1).
+the RPC registry.
 """
 
 from masakari.objects import base

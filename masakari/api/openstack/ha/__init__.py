@@ -2,7 +2,7 @@
 
 Every collection answers the routes a Routes "resource" defines (index,
 create, new, show, update, delete, edit, and ``action`` where listed);
-those without a handler answer 405, everything else a plain 404 (01 §5).
+those without a handler answer 405, everything else a plain 404.
 Each route also exists under ``/{project_id}`` and with ``.json``/``.xml``.
 """
 

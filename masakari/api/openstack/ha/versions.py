@@ -63,7 +63,7 @@ def json_response(req, body, status=HTTPStatus.OK):
 
 
 class Versions:
-    """The unauthenticated root document (01 §3.1)."""
+    """The unauthenticated root document."""
 
     @classmethod
     def factory(cls, global_config, **local_config):

@@ -1,4 +1,4 @@
-"""Entry point ``versions``: the v1 version document (01 §3.2-3.3).
+"""Entry point ``versions``: the v1 version document.
 
 Served for ``GET /v1``, ``GET /v1/`` and ``GET /v1/versions/v1.0``; no
 policy is checked.

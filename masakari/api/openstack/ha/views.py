@@ -1,6 +1,6 @@
 """Response representations of segments, hosts, notifications and vmoves.
 
-Keys are listed in the order the reference writes them (01 §9).
+Keys are listed in the order the reference writes them.
 """
 
 from oslo_utils import timeutils

@@ -56,7 +56,7 @@ SKIP_EXCEPTIONS = (exception.SkipHostRecoveryException,
 
 
 class MasakariTask(task.Task):
-    """Base of the recovery tasks (and of third-party tasks, spec 04 §8).
+    """Base of the recovery tasks (and of third-party tasks).
 
     The constructor is ``(context, novaclient, **kwargs)``: ``requires``,
     ``rebind`` and ``provides`` go to taskflow, other keywords (such as

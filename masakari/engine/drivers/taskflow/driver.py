@@ -2,8 +2,8 @@
 
 Picks the flow by failure type and, for hosts, by the segment's recovery
 method (with the fallbacks of the priority methods), maps the outcome to
-the exceptions the manager expects (spec 04 §3.3, §3.9, §3.10), and reads
-the recorded progress back for API 1.1 (spec 04 §5).
+the exceptions the manager expects, and reads
+the recorded progress back for API 1.1.
 """
 
 import contextlib
@@ -270,7 +270,7 @@ class TaskFlowDriver(driver.NotificationDriver):
         """Progress of every recorded run of a notification's recovery.
 
         :param notification_uuid: the Notification object (the manager
-            passes it in this position, spec 04 §8).
+            passes it in this position, as third-party drivers expect).
         :returns: NotificationProgressDetails, per run (oldest first) in
             the order of the configured task list; tasks without progress
             are left out.

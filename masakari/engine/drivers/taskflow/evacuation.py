@@ -1,4 +1,4 @@
-"""Evacuate one instance of a failed host and confirm it (spec 04 §3.8).
+"""Evacuate one instance of a failed host and confirm it.
 
 Runs in one thread of the evacuation pool of EvacuateInstancesTask and
 records the outcome in the instance's vmove row: ``ongoing`` when the

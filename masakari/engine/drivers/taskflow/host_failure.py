@@ -1,5 +1,5 @@
 """Tasks of the host failure flow: disable the failed compute service,
-choose the instances to evacuate, evacuate them (spec 04 §3.5-§3.7).
+choose the instances to evacuate, evacuate them.
 
 Flow inputs (the store): ``host_name``, ``notification_uuid`` and, for the
 reserved-host workflow, ``reserved_host_list``, from which the retry

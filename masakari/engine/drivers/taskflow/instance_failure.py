@@ -1,5 +1,5 @@
 """Tasks of the instance failure flow: stop the failed instance, start
-it, confirm it is active (spec 04 §3.9). Flow input: ``instance_uuid``.
+it, confirm it is active. Flow input: ``instance_uuid``.
 """
 
 from oslo_log import log as logging

@@ -1,5 +1,5 @@
 """Tasks of the process failure flow (nova-compute stopped on a host):
-disable the host's compute service and confirm it (spec 04 §3.10).
+disable the host's compute service and confirm it.
 Flow inputs: ``process_name``, ``host_name``.
 """
 

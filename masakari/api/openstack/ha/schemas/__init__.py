@@ -1,1 +1,1 @@
-"""Request-body JSON schemas, one module per resource (01 §9)."""
+"""Request-body JSON schemas, one module per resource."""

@@ -1,6 +1,6 @@
 """The ``{"<resource>": {...}}`` bodies of the segment and host writes.
 
-Keyword order is the reference's (01 §9.1, §9.2): it decides which error
+Keyword order is the reference's: it decides which error
 jsonschema reports first.
 """
 
