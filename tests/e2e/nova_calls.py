@@ -1,4 +1,4 @@
-"""The per-flow Nova call sequences of spec 05 §9, as data to compare with
+"""The per-flow Nova call sequences of 22.0.0, as data to compare with
 the simulator's call log.
 
 A sequence is a list of rows ``(request line, body, count)``: consecutive
@@ -53,7 +53,7 @@ def services(host):
 
 
 def disable_service(host, service_id, reason=HOST_DISABLE_REASON):
-    """Rows of DisableComputeServiceTask (05 §9.1 rows 1-2)."""
+    """Rows of DisableComputeServiceTask."""
     return [(services(host), None, 1),
             ('PUT /os-services/%s' % service_id,
              {'status': 'disabled', 'disabled_reason': reason}, 1)]
@@ -64,7 +64,7 @@ def list_servers(host):
 
 
 def enable_reserved_host(host, service_id, aggregate_ids=()):
-    """Rows of the reserved-host preparation (05 §9.2 rows 4-7), with
+    """Rows of the reserved-host preparation, with
     add_reserved_host_to_aggregate = true.
     """
     rows = [('GET /os-aggregates', None, 1)]
@@ -77,8 +77,8 @@ def enable_reserved_host(host, service_id, aggregate_ids=()):
 
 
 def evacuate(server_id, target=None):
-    """Rows of one active, unlocked server's evacuation (05 §9.1 rows
-    4-10): two GETs, lock, evacuate, the poll and the final GET, unlock.
+    """Rows of one active, unlocked server's evacuation: two GETs, lock,
+    evacuate, the poll and the final GET, unlock.
     """
     action = 'POST /servers/%s/action' % server_id
     show = 'GET /servers/%s' % server_id
@@ -90,7 +90,7 @@ def evacuate(server_id, target=None):
 
 
 def evacuate_rejected(server_id):
-    """05 §9.3 variant 11: the evacuation is refused, no poll."""
+    """The evacuation is refused, no poll."""
     action = 'POST /servers/%s/action' % server_id
     return [('GET /servers/%s' % server_id, None, 2),
             (action, {'lock': None}, 1),
@@ -99,7 +99,7 @@ def evacuate_rejected(server_id):
 
 
 def recover_instance(server_id):
-    """05 §9.7: stop, confirm stopped, start, confirm active."""
+    """Instance recovery: stop, confirm stopped, start, confirm active."""
     action = 'POST /servers/%s/action' % server_id
     show = 'GET /servers/%s' % server_id
     return [(show, None, 1),
@@ -110,7 +110,7 @@ def recover_instance(server_id):
 
 
 def recover_process(host, service_id):
-    """05 §9.8 with the service enabled: check, disable, confirm."""
+    """Process recovery, service enabled: check, disable, confirm."""
     return [(services(host), None, 2),
             ('PUT /os-services/%s' % service_id,
              {'status': 'disabled',

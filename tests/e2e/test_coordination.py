@@ -1,6 +1,6 @@
 """Two masakari-api processes with [coordination]/backend_url on Redis
 receive the same host-down notification at once: the distributed lock
-serialises them, so exactly one is accepted (spec 01 §10.7).
+serialises them, so exactly one is accepted.
 """
 
 import threading

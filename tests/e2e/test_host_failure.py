@@ -1,6 +1,6 @@
 """COMPUTE_HOST notifications through the real masakari-api and
-masakari-engine, one scenario per recovery method (spec 04 §2.3, §3.3-3.8;
-Nova calls of 05 §9.1, 9.2, 9.5; bus notifications of 06 §5.1).
+masakari-engine, one scenario per recovery method (Nova calls, vmoves and
+bus notifications).
 """
 
 import time
@@ -174,7 +174,7 @@ class TestHostFailure(base.E2ETestCase):
             nova_calls.evacuate(server_id))
         self.assert_evacuated(final, server_id, 'auto-src')
         # The engine's Nova calls carry the request id of the API request
-        # that posted the notification (spec 04 §1.2).
+        # that posted the notification.
         self.assertEqual({self.request_id}, {
             call['request_id'] for call in self.simulator.nova_calls()})
         self.assert_host_events('auto-src')

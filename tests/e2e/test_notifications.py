@@ -1,7 +1,6 @@
 """VM and PROCESS notifications, and the rules that refuse or ignore
-notifications, through the real masakari-api and masakari-engine (spec 01
-§9.3.2, 04 §2.1, §2.4, §2.5, §1.4; Nova calls of 05 §9.7, 9.8; bus
-notifications of 06 §5.1, §6.2).
+notifications, through the real masakari-api and masakari-engine (Nova
+calls and bus notifications).
 """
 
 from tests.e2e import base

@@ -15,7 +15,7 @@ from tests.fixtures import rpc as rpc_fixture
 
 CONF = masakari.conf.CONF
 
-# spec 02 §7.1: what RequestContext.to_dict() sends with oslo.context 6.x.
+# What RequestContext.to_dict() sends with oslo.context 6.x.
 CONTEXT_KEYS = {
     'user', 'project_id', 'project', 'system_scope', 'domain', 'user_domain',
     'project_domain', 'is_admin', 'read_only', 'show_deleted', 'auth_token',
@@ -54,7 +54,7 @@ class TestInit(test_base.BaseTestCase):
 
 
 class TestRequestContextOnTheWire(test_base.BaseTestCase):
-    """The 24 ``_context_*`` keys and their formats (spec 02 §7)."""
+    """The 24 ``_context_*`` keys and their formats."""
 
     def setUp(self):
         super().setUp()

@@ -1,4 +1,4 @@
-"""The host-notification lock on a real tooz backend (Redis), 01 §10.7.
+"""The host-notification lock on a real tooz backend (Redis).
 
 A reference API process names the lock the same way, so a lock held
 elsewhere must hold back a COMPUTE_HOST notification for that host.

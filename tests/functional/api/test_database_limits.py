@@ -1,7 +1,7 @@
 """Texts the database cannot hold answer 400, on MariaDB as on SQLite.
 
 ``description`` (segments) and ``control_attributes`` (hosts) have no
-maximum length in the schema (01 §7.3, reference oddity 32). MariaDB in
+maximum length in the schema, as in the reference. MariaDB in
 strict mode refuses more than the 65,535 bytes of a TEXT column (a 500 in
 the reference): here a 400 ``Invalid input received: <the database's
 reason>``; SQLite stores them, as the reference does. Names are limited to

@@ -1,6 +1,7 @@
 """A notification sender that behaves as masakari-monitors does.
 
-Written from spec 08 §6.3, not from the monitors' code: each monitor builds
+Written from the monitors' documented behaviour, not from their code: each
+monitor builds
 an event (type, host name, generated_time = naive UTC now, payload) and
 sends it with openstacksdk's instance_ha proxy, no microversion configured;
 an HTTP 400 or 409 answer is final, any other failure is retried after a

@@ -25,7 +25,7 @@ import masakari.conf
 from tests.fixtures import api as api_fixture
 
 AUTHTOKEN_GROUP = 'keystone_authtoken'
-# The API's own account in Keystone, as devstack makes it (spec 08 §5.4).
+# The API's own account in Keystone, as devstack makes it.
 SERVICE_USER = 'masakari'
 SERVICE_PASSWORD = 'masakari-secret'
 SERVICE_PROJECT = 'service'

@@ -4,7 +4,7 @@ One Keystone (the ``keystone`` package, SQLite) and one API for the whole
 class: keystonemiddleware in the shipped pipeline validates real tokens, the
 roles the policy sees come from real role assignments, and the clients find
 the API through Keystone's catalogue (service type ``instance-ha``) as
-devstack registers it (spec 08 §5.4).
+devstack registers it.
 """
 
 import json

@@ -1,4 +1,4 @@
-"""Notifications sent the way masakari-monitors sends them (spec 08 §6.3).
+"""Notifications sent the way masakari-monitors sends them.
 
 The exact payloads of the host, instance, introspective and process
 monitors, with generated_time as a naive UTC isoformat() and no

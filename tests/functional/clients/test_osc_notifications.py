@@ -2,7 +2,7 @@
 
 python-masakariclient 8.9.0's plugin runs unchanged, as a subprocess, at its
 default microversion 1.3, which shows the recovery progress of microversion
-1.1 (spec 08 §6.2); the tests check its output and the API's state.
+1.1; the tests check its output and the API's state.
 """
 
 import json

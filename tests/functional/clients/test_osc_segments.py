@@ -1,7 +1,7 @@
 """The ``openstack segment`` and ``segment host`` commands against our API.
 
 python-masakariclient 8.9.0's plugin runs unchanged, as a subprocess, at its
-default microversion 1.3 (spec 08 §6.2); the tests check its output and the
+default microversion 1.3; the tests check its output and the
 state the API is left in.
 """
 
@@ -131,7 +131,7 @@ class HostCommandsTest(base.ClientsTestCase):
             {key: created[key] for key in (
                 'name', 'type', 'control_attributes', 'reserved',
                 'on_maintenance', 'failover_segment_id')})
-        # The plugin sends its booleans as strings (spec 08 O-C2).
+        # The plugin sends its booleans as strings ("True", "False").
         post, = self.api.requests_to('/v1/segments/', 'POST')
         self.assertEqual({'host': {
             'name': 'compute-1', 'type': 'COMPUTE',

@@ -1,7 +1,7 @@
 """openstacksdk's instance_ha proxy (4.22) in-process against our API.
 
 Plain SDK use sends the segments' pinned microversion 1.2 and no header for
-hosts, notifications and vmoves (spec 08 §6.1); a configured default
+hosts, notifications and vmoves; a configured default
 microversion is sent on every call.
 """
 

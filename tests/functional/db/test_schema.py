@@ -1,5 +1,6 @@
-"""``masakari-manage db sync`` on MariaDB gives exactly the schema of spec
-03 §2.7 and §8.2, and the models equal the migrations there.
+"""``masakari-manage db sync`` on MariaDB gives exactly the schema of
+Masakari 22.0.0 (the SHOW CREATE TABLE texts below), and the models equal
+the migrations there.
 """
 
 import os
@@ -24,7 +25,7 @@ TASKFLOW_TABLES = ['atomdetails', 'flowdetails', 'logbooks']
 MASAKARI_TABLES = sorted(expected.COLUMNS)
 
 # SHOW CREATE TABLE of a database created by Masakari 22.0.0 on a MariaDB
-# 10.11 server with default settings (spec 03 §1.3, §2).
+# 10.11 server with default settings.
 _TABLE_OPTIONS = ('ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 '
                   'COLLATE=utf8mb4_general_ci')
 _COMMON = ('  `created_at` datetime DEFAULT NULL,\n'

@@ -1,5 +1,5 @@
 """Taskflow persistence on MariaDB: schema through taskflow's migrations,
-one backend per URL, and the purge of the logbooks (spec 03 §8)."""
+one backend per URL, and the purge of the logbooks."""
 
 import contextlib
 import datetime

@@ -42,7 +42,7 @@ def _finish(process, timeout=60):
 
 
 class StartUpTestCase(testtools.TestCase):
-    """Configurations the engine refuses (spec 04 §1.1)."""
+    """Configurations the engine refuses."""
 
     def setUp(self):
         super().setUp()

@@ -23,7 +23,7 @@ UNITS = {'masakari-api': os.path.join(servers.ETC, 'systemd',
          'masakari-engine': os.path.join(servers.ETC, 'systemd',
                                          'masakari-engine.service')}
 INSTALLED_BIN = '/usr/local/bin/'
-# oslo.service's default [DEFAULT]/graceful_shutdown_timeout (spec 08 §2.3).
+# oslo.service's default [DEFAULT]/graceful_shutdown_timeout.
 GRACEFUL_SHUTDOWN_TIMEOUT = 60
 
 

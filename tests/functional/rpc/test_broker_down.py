@@ -1,5 +1,5 @@
-"""A broker that is down costs seconds, not a hang (spec README: every
-call to the bus has a timeout).
+"""A broker that is down costs seconds, not a hang (every call to the
+bus has a timeout).
 
 The reference retried for ever: POST /v1/notifications (its
 notifications and its cast) and the 1.1 read-back hung while RabbitMQ

@@ -1,9 +1,10 @@
-"""Versioned notifications consumed from the real RabbitMQ (spec 06).
+"""Versioned notifications consumed from the real RabbitMQ.
 
 The objects run over a throwaway MariaDB database, as in production; what
-the test's own queues receive is compared field by field with spec 06 §5
-(event types, priorities, payload classes, versions and data keys) and
-with the worked examples of §7 (ids, times and hosts normalised).
+the test's own queues receive is compared field by field with the
+catalogue below (event types, priorities, payload classes, versions and
+data keys) and with the samples of ../../unit/notifications/expected/
+(ids, times and hosts normalised).
 """
 
 import json
@@ -43,7 +44,7 @@ SEGMENT_PAYLOAD = ('SegmentApiPayload', '1.1')
 HOST_PAYLOAD = ('HostApiPayload', '1.0')
 NOTIFICATION_PAYLOAD = ('NotificationApiPayload', '1.0')
 
-# spec 06 §5, in emission order, for the API-side operations below.
+# What 22.0.0 emits, in emission order, for the API-side operations below.
 API_CATALOGUE = [
     ('segment.create.start', 'INFO', SEGMENT_PAYLOAD, SEGMENT_START),
     ('segment.create.end', 'INFO', SEGMENT_PAYLOAD, SEGMENT_START),
@@ -116,7 +117,7 @@ class NotificationBusTestCase(base.RabbitTestCase):
                          message['publisher_id'])
         rpc_fixture.normalise(message, keys=(
             'message_id', 'timestamp', '_unique_id', '_context_timestamp'))
-        # The context is the redacted copy oslo.messaging sends (06 §2).
+        # The context is the redacted copy oslo.messaging sends.
         self.assertEqual(
             (None, None, [], self.ctxt.request_id, 'u1', ['admin'], True),
             tuple(message['_context_%s' % key] for key in (
@@ -211,7 +212,7 @@ class TestApiNotifications(NotificationBusTestCase):
              'Failover segment with name seg1 already exists.', formatted),
             (fault['exception'], fault['exception_message'],
              fault['traceback']))
-        # Where our DB layer raised it (the reference's differs: 06 §6.1).
+        # Where our DB layer raised it (the reference's module differs).
         self.assertEqual('masakari.db.api', fault['module_name'])
 
 
@@ -232,7 +233,7 @@ class TestEngineNotifications(NotificationBusTestCase):
         self.assertEqual(('host.update.start', 'host.update.end'),
                          (start['event_type'], end['event_type']))
         for message in (start, end):
-            # masakari-engine, where 22.0.0 says masakari-api (06 §9).
+            # masakari-engine, where 22.0.0 says masakari-api.
             self.assert_envelope(message, 'masakari-engine')
             self.assertEqual('INFO', message['priority'])
         expected = load_expected('host-update-start-engine-payload.json')

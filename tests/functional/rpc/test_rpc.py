@@ -1,4 +1,4 @@
-"""The engine RPC API on the real RabbitMQ (spec 02 §8).
+"""The engine RPC API on the real RabbitMQ.
 
 (a) a cast of process_notification reaches an engine endpoint, (b) the
 1.1 call gets its reply, and a failure comes back under the class and

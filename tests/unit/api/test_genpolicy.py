@@ -1,4 +1,4 @@
-"""The policy sample generator lists the rules of 01 §11.2, in order."""
+"""The policy sample generator lists the reference's rules, in order."""
 
 import os
 import re

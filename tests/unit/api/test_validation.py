@@ -1,4 +1,4 @@
-"""The validator's formats and messages (01 §7) beyond the gabbi suite."""
+"""The validator's formats and messages beyond the gabbi suite."""
 
 import testtools
 
@@ -20,7 +20,7 @@ class TestDescriptionPattern(testtools.TestCase):
 
     def test_pattern_starts_like_the_reference(self):
         # The repr of the generated class, as the reference's message shows
-        # it (01 §7.2).
+        # it.
         self.assertTrue(repr(parameter_types.DESCRIPTION_PATTERN).startswith(
             "'^[\\n\\\\ -\\\\~\\xa0-¬®-ͷͺ-Ϳ΄-ΊΌΎ-ΡΣ-ԯ"))
         self.assertTrue(parameter_types.DESCRIPTION_PATTERN.endswith(']*$'))

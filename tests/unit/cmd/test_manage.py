@@ -1,4 +1,4 @@
-"""masakari-manage: outputs and exit codes (spec 03 §5.2, §6) and the fixes."""
+"""masakari-manage: outputs and exit codes and the fixes."""
 
 import contextlib
 import io
@@ -203,7 +203,7 @@ class TestSyncAndVersion(ManageTestCase):
                          self.tables(self.taskflow_url))
 
     def test_sync_without_taskflow_connection_fails_after_main_schema(self):
-        # As 22.0.0 (07 O13): the escaping error ends the process with a
+        # As 22.0.0: the escaping error ends the process with a
         # CRITICAL log and exit 1 (see TestProcess).
         self.write_config(taskflow=False)
         error = self.assertRaises(exception.InvalidConfiguration,

@@ -1,5 +1,5 @@
-"""masakari-status upgrade check: output, JSON output, exit codes (spec 03
-§7), run as the real program.
+"""masakari-status upgrade check: output, JSON output, exit codes, run as
+the real program.
 """
 
 import json

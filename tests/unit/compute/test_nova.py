@@ -200,7 +200,7 @@ class CatalogueTestCase(base.WrapperTestCase):
                           self.context)
 
     def test_unnamed_compute_entry_is_not_found(self):
-        # [ref oddity] 05 §10.10: the catalogue entry must be named "nova".
+        # As in 22.0.0, the catalogue entry must be named "nova".
         self.conf.config(nova_catalog_admin_info='compute:nova-api:publicURL')
         self.assertRaises(ks_exceptions.EndpointNotFound,
                           self.api.get_aggregate_list, self.context)

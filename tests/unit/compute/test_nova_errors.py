@@ -1,4 +1,4 @@
-"""Error translation (spec 05 §5) and the fixes of 5xx and empty lists."""
+"""Error translation and the fixes of 5xx and empty lists."""
 
 import time
 
@@ -101,7 +101,7 @@ class TranslationTestCase(base.WrapperTestCase):
         self.assertLess(time.monotonic() - started, 3)
 
     def test_401_twice_escapes_untranslated(self):
-        # Reproduced (05 §3): keystoneauth re-authenticates once, then the
+        # Reproduced: keystoneauth re-authenticates once, then the
         # novaclient Unauthorized escapes.
         self.cloud.add_fault(path='/os-aggregates', status=401)
         self.assertRaises(nova_exceptions.Unauthorized,
@@ -110,13 +110,14 @@ class TranslationTestCase(base.WrapperTestCase):
         self.assertEqual(2, len(self.cloud.calls('nova')))
 
     def test_keystone_refusal_escapes_untranslated(self):
-        # Reproduced (05 §3): a wrong password is keystoneauth's 401.
+        # Reproduced: a wrong password is keystoneauth's 401.
         self.conf.config(os_privileged_user_password='wrong')
         self.assertRaises(ks_exceptions.Unauthorized,
                           self.api.get_aggregate_list, self.context)
 
     def test_system_scope_and_project_together_escape_untranslated(self):
-        # Reproduced [ref oddity] 05 §10.9.
+        # Reproduced from 22.0.0: keystoneauth refuses a system scope
+        # together with the privileged project.
         self.conf.config(os_system_scope='all')
         self.assertRaises(ks_exceptions.AuthorizationFailure,
                           self.api.get_aggregate_list, self.context)

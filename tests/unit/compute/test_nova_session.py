@@ -117,7 +117,7 @@ class V3PasswordTestCase(base.WrapperTestCase):
 
 
 class TwentyServerRecoveryTestCase(base.WrapperTestCase):
-    """The call counts of a 20-server host recovery (05 §9.1 per server)."""
+    """The call counts of a 20-server host recovery."""
 
     def topology(self):
         topology = super().topology()

@@ -1,4 +1,5 @@
-"""The options of spec 07 §3, as data: the expectation of the option tests.
+"""The options of 22.0.0 and our extensions, as data: the expectation of
+the option tests.
 
 One row per option: (group, name, type, default, flags). Flags not given
 take their "absent" value: no min/max/choices, no deprecated alias, not
@@ -167,7 +168,7 @@ SESSION = [
     ('tls_min_version', Str, None),
 ]
 
-# Group order of the generated masakari.conf sample (07 §5.1).
+# Group order of the generated masakari.conf sample.
 SAMPLE_GROUPS = [
     'DEFAULT', 'coordination', 'cors', 'database', 'healthcheck',
     'host_failure', 'instance_failure', 'keystone_authtoken', 'osapi_v1',

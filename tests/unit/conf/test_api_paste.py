@@ -1,4 +1,4 @@
-"""etc/masakari/api-paste.ini has the sections and keys of spec 07 §6."""
+"""etc/masakari/api-paste.ini has the sections and keys of 22.0.0."""
 
 import configparser
 import os

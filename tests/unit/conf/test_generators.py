@@ -1,4 +1,4 @@
-"""The generator files of etc/masakari produce the samples of 07 §5."""
+"""The generator files of etc/masakari produce the reference's samples."""
 
 import os
 import re
@@ -90,7 +90,7 @@ class TestMasakariConfSample(GeneratorTestCase):
         namespaces = {namespace for _, namespace, _ in self.options}
         self.assertEqual(LIBRARY_NAMESPACES | {'masakari.conf'}, namespaces)
         # NOTE: kept in the generator file although current oslo.db no
-        # longer provides it (07 O3): generation only warns.
+        # longer provides it, as in 22.0.0: generation only warns.
         self.assertIn('oslo.db.concurrency', self.stderr)
 
     def test_sample_defaults(self):

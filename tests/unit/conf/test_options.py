@@ -1,4 +1,4 @@
-"""Every option of spec 07 §3 exists with its exact definition."""
+"""Every option of Masakari 22.0.0 exists with its exact definition."""
 
 from oslo_config import cfg
 from oslo_config import types
@@ -23,7 +23,7 @@ def _by_key(pairs):
 
 
 def _describe(opt):
-    """The attributes the spec fixes, read from an Opt."""
+    """The attributes option_table pins, read from an Opt."""
     choices = getattr(opt.type, 'choices', None)
     return {
         'type': type(opt.type).__name__,

@@ -136,7 +136,7 @@ class TestMutableOptions(FreshConfTestCase):
 
 
 class TestRecoveryFlowSyntax(FreshConfTestCase):
-    """The value forms of 07 §7.2."""
+    """The value forms of the custom recovery flow options."""
 
     def _flows(self, value):
         self.load('[taskflow_driver_recovery_flows]\n'

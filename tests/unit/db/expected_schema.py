@@ -1,4 +1,4 @@
-"""The reference schema of spec 03 §2, backend-neutral, for schema tests.
+"""The schema of Masakari 22.0.0, backend-neutral, for schema tests.
 
 Columns are listed in physical order as ``(name, type, nullable)`` where the
 type is the generic SQL spelling (``VARCHAR(36)``, ``ENUM(...)``, ...).

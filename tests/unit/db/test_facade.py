@@ -1,4 +1,4 @@
-"""Transactions, retries and configuration of the DB API (spec 03 §1, §4.1)."""
+"""Transactions, retries and configuration of the DB API."""
 
 from unittest import mock
 

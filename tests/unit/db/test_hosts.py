@@ -1,4 +1,4 @@
-"""DB API: hosts (spec 03 §4.5), always read with their segment."""
+"""DB API: hosts, always read with their segment."""
 
 from masakari.db import api as db
 from masakari.db.sqlalchemy import models

@@ -1,5 +1,5 @@
 """Alembic migrations on SQLite: chain, resulting schema, models, legacy
-sqlalchemy-migrate databases (spec 03 §2, §3).
+sqlalchemy-migrate databases.
 """
 
 import os
@@ -182,7 +182,7 @@ class TestUrlWithPercent(base.DbTestCase):
 
 
 class TestLegacyDatabases(MigratedTestCase):
-    """Databases last migrated by sqlalchemy-migrate (spec 03 §3.4)."""
+    """Databases last migrated by sqlalchemy-migrate."""
 
     def make_legacy(self, version, revision):
         migration.db_sync(revision)

@@ -1,4 +1,4 @@
-"""DB API: notifications (spec 03 §4.6) and vm moves (§4.7)."""
+"""DB API: notifications and vm moves."""
 
 import datetime
 

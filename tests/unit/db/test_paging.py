@@ -1,4 +1,4 @@
-"""The list functions' sorting, marker and limit semantics (spec 03 §4.3)."""
+"""The list functions' sorting, marker and limit semantics."""
 
 import datetime
 

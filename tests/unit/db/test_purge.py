@@ -1,4 +1,4 @@
-"""``purge_deleted_rows`` (spec 03 §5.1) and the fixes to it."""
+"""``purge_deleted_rows`` and the fixes to it."""
 
 import datetime
 
@@ -59,7 +59,7 @@ class PurgeTestCase(base.DbTestCase):
 
 
 class TestWorkedExample(PurgeTestCase):
-    """The example of spec 03 §5.1 (rows inserted with deleted NULL)."""
+    """A worked example (rows inserted with deleted NULL)."""
 
     def setUp(self):
         super().setUp()

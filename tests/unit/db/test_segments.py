@@ -1,4 +1,4 @@
-"""DB API: failover segments (spec 03 §4.4) and the row conventions (§1.3)."""
+"""DB API: failover segments and the row conventions."""
 
 from oslo_utils import timeutils
 from oslo_utils import uuidutils

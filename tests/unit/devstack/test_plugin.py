@@ -1,7 +1,8 @@
 """devstack/plugin.sh phase by phase: the files it writes, the calls it makes.
 
-Spec 08 §5.2-5.6.  The reference's oddities fixed here (O-D2 namespace,
-O-D3 tls-proxy, O-D6 uwsgi site name) are pinned by name below.
+The reference's defects fixed here (the config namespace, the tls-proxy
+test, the uwsgi site name; doc/source/user/differences/deploy.rst) are
+pinned by name below.
 """
 
 import filecmp
@@ -62,7 +63,7 @@ class TestStackController(testtools.TestCase):
                              '[%s]/%s' % (section, option))
 
     def test_sample_lists_masakari_options(self):
-        # O-D2 fixed: the namespace is "masakari.conf", so the generated
+        # Fixed: the namespace is "masakari.conf", so the generated
         # file documents Masakari's own options, not only the libraries'.
         with open(self.host.conf_file) as f:
             text = f.read()
@@ -174,7 +175,7 @@ class TestPluginVariants(testtools.TestCase):
                        '%s/masakari-api --config-file=%s --debug'
                        % (devstack.BIN_DIR, host.conf_file)),
                       host.calls('run_process'))
-        # O-D3 fixed: the reference tested "tls_proxy" and never started it.
+        # Fixed: the reference tested "tls_proxy" and never started it.
         self.assertEqual([('start_tls_proxy', 'masakari-service', '*',
                            '15868', '192.0.2.10', '25868')],
                          host.calls('start_tls_proxy'))
@@ -222,7 +223,7 @@ class TestPluginVariants(testtools.TestCase):
                           ('stop_process', 'masakari-api')],
                          host.calls('stop_process'))
         self.assertEqual([], os.listdir(host.conf_dir))
-        # O-D6 fixed: the site to remove is named after the service.
+        # Fixed: the site to remove is named after the service.
         self.assertEqual(
             [('remove_uwsgi_config',
               os.path.join(host.conf_dir, 'masakari-api-uwsgi.ini'),
@@ -230,7 +231,7 @@ class TestPluginVariants(testtools.TestCase):
             host.calls('remove_uwsgi_config'))
 
     def test_node_without_masakari_api_does_nothing(self):
-        # Reference behaviour kept (O-D5): every core step needs the API.
+        # Reference behaviour kept: every core step needs the API.
         host = self._host(disabled='masakari-api')
         host.stack()
         self.assertEqual([], host.calls())

@@ -1,4 +1,4 @@
-"""devstack/settings: the reference's variable names and defaults (08 §5.1)."""
+"""devstack/settings: the reference's variable names and defaults."""
 
 import os
 import subprocess
@@ -18,7 +18,7 @@ printf 'CLIENT=%s|%s|%s\\n' "${GITREPO[python-masakariclient]}" \
 
 EXPECTED = {
     'MASAKARI_DIR': '/opt/stack/masakari',
-    # O-D1: the reference's value had a stray "}"; the name is kept.
+    # The reference's value had a stray "}"; the name is kept.
     'MASAKARI_REPO': 'https://opendev.org/openstack/masakari.git',
     'MASAKARI_BRANCH': 'master',
     'MASAKARI_DASHBOARD_DIR': '/opt/stack/masakari-dashboard',

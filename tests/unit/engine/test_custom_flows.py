@@ -1,5 +1,5 @@
 """Custom recovery flows: [taskflow_driver_recovery_flows] task lists,
-the ``no_op`` task, skipped names and the read-back order (spec 04 §4, §5).
+the ``no_op`` task, skipped names and the read-back order.
 """
 
 from masakari.engine.drivers.taskflow import persistence
@@ -69,7 +69,8 @@ class CustomHostFlowTestCase(base.RecoveryTestCase):
 
     def test_read_back_of_a_priority_method_uses_the_flow_that_ran(self):
         # rh_priority without reserved host runs the auto flow; 22.0.0
-        # ordered its tasks by the reserved-host list (04 §7 note 8).
+        # ordered its tasks by the reserved-host list
+        # (doc/source/user/differences/engine.rst).
         self.segment.recovery_method = 'rh_priority'
         self.segment.save()
         self.config(host_rh_failure_recovery_tasks=_flow(

@@ -1,6 +1,6 @@
 """Host failure, recovery method ``auto``, against the simulated cloud:
-Nova calls (spec 05 §9.1, §9.3, §9.6), vmoves, progress messages (04
-§3.5-§3.8, §3.13), final status and versioned notifications.
+Nova calls, vmoves, progress messages, final status and versioned
+notifications.
 """
 
 from unittest import mock
@@ -137,7 +137,7 @@ class OneServerTestCase(base.RecoveryTestCase):
 
 
 class HAMetadataTestCase(base.RecoveryTestCase):
-    """Which servers count as HA-enabled (spec 04 §3.6)."""
+    """Which servers count as HA-enabled."""
 
     servers = [base.server('yes', metadata={'HA_Enabled': ' Yes '}),
                base.server('one', metadata={'HA_Enabled': '1'}),
@@ -206,7 +206,7 @@ class ErrorStateTestCase(base.RecoveryTestCase):
         self.config(host_failure_recovery_threads=1)
         notification = self.host_down(event='STOPPED', host_status='NORMAL')
         self.assertEqual(Status.FINISHED, notification.status)
-        # spec 05 §9.3 case 3: evacuate, poll, stop, poll, reset to error.
+        # A stopped server: evacuate, poll, stop, poll, reset to error.
         self.assertEqual(
             ['GET', 'GET', {'lock': None}, {'evacuate': {}}, 'GET',
              {'os-stop': None}, 'GET', {'os-resetState': {'state': 'error'}},
@@ -223,7 +223,7 @@ RESET_ERROR = {'os-resetState': {'state': 'error'}}
 
 
 class ServerVariantsTestCase(base.RecoveryTestCase):
-    """Per-server call sequences by original state (spec 05 §9.3)."""
+    """Per-server call sequences by original state."""
 
     servers = [
         base.server('locked', locked=True),
@@ -327,7 +327,7 @@ class EvacuationFailureTestCase(base.RecoveryTestCase):
         move = self.assert_failed(notification, 'Failed to evacuate '
                                   'instance %s' % self.id_of('vm'))
         self.assertIsNotNone(move.start_time)
-        # Unlocked although the evacuation failed (spec 05 §9.3 case 10).
+        # Unlocked although the evacuation failed.
         self.assertEqual(['GET', 'GET', LOCK, EVACUATE, 'GET', UNLOCK],
                          self.server_calls('vm'))
 
@@ -374,7 +374,8 @@ class EvacuationFailureTestCase(base.RecoveryTestCase):
         self.assert_failed(notification, 'Failed reason: timeout.')
 
     def test_stop_refused_after_evacuation_keeps_the_reason(self):
-        # 22.0.0 recorded an UnboundLocalError text here (04 §7 note 10).
+        # 22.0.0 recorded an UnboundLocalError text here
+        # (doc/source/user/differences/engine.rst).
         self.nova.update_server('vm', vm_state='error')
         self.nova.add_fault(method='POST', path='/servers/*/action',
                             action='os-stop', status=409,
@@ -386,7 +387,7 @@ class EvacuationFailureTestCase(base.RecoveryTestCase):
 
     def test_a_move_left_unfinished_fails_the_recovery(self):
         # The database fails after the evacuation was requested: the move
-        # stays 'ongoing' (22.0.0 then reported success, 04 §7 note 4).
+        # stays 'ongoing' (22.0.0 then reported success).
         real_update = db_api.vmove_update
 
         def update(context, uuid, values):

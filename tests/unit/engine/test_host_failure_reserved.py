@@ -1,5 +1,5 @@
 """Host failure with reserved hosts: ``reserved_host``, ``auto_priority``,
-``rh_priority`` (spec 04 §3.3, §3.7; 05 §9.2, §9.4-§9.6).
+``rh_priority``.
 """
 
 from oslo_concurrency import lockutils

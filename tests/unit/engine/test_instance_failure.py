@@ -1,5 +1,5 @@
 """VM notifications: the instance failure flow against the simulated
-cloud (spec 04 §2.4, §3.9; 05 §9.7).
+cloud.
 """
 
 import threading
@@ -59,7 +59,7 @@ class InstanceFailureTestCase(base.RecoveryTestCase):
             notification = self.instance_down(event, domain_event)
             self.assertEqual(Status.IGNORED, notification.status)
             self.assertEqual([], self.nova.nova_requests())
-            # No process.end for an invalid VM event (04 §7 note 16).
+            # No process.end for an invalid VM event, as in 22.0.0.
             self.assert_events('notification.process.start')
 
     def test_resized_is_reset_to_active_first(self):

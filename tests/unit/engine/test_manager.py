@@ -1,5 +1,5 @@
 """MasakariManager: decision tables, status transitions, duplicate runs,
-periodic tasks and the progress read-back (spec 04 §1.4, §2, §5).
+periodic tasks and the progress read-back.
 """
 
 import datetime
@@ -35,7 +35,7 @@ def _raised(method, *args):
 
 
 class ComputeHostDecisionsTestCase(base.RecoveryTestCase):
-    """COMPUTE_HOST payloads that need no recovery (spec 04 §2.3)."""
+    """COMPUTE_HOST payloads that need no recovery."""
 
     def assert_outcome(self, status, payload):
         notification = self.host_down(**payload)
@@ -62,7 +62,8 @@ class ComputeHostDecisionsTestCase(base.RecoveryTestCase):
                                              'host_status': 'NORMAL'})
 
     def test_missing_event_is_an_error_not_a_stuck_run(self):
-        # 22.0.0 left it 'running' until expiry (04 §7 note 22).
+        # 22.0.0 left it 'running' until expiry
+        # (doc/source/user/differences/engine.rst).
         notification = self.host_down(host_status='NORMAL')
         self.assertEqual(Status.ERROR, notification.status)
         self.assert_events('notification.process.start')
@@ -146,7 +147,7 @@ class ProcessingTestCase(base.RecoveryTestCase):
 
 
 class PeriodicRetryTestCase(base.RecoveryTestCase):
-    """``_process_unfinished_notifications`` (spec 04 §1.4)."""
+    """``_process_unfinished_notifications``."""
 
     servers = [base.server('vm')]
 
@@ -199,7 +200,8 @@ class PeriodicRetryTestCase(base.RecoveryTestCase):
                          self.engine.reload(notification).status)
 
     def test_disabled_segment_is_respected(self):
-        # 22.0.0 recovered them anyway (04 §7 note 12).
+        # 22.0.0 recovered them anyway
+        # (doc/source/user/differences/engine.rst).
         notification = self.create(status=Status.ERROR)
         self.segment.enabled = False
         self.segment.save()
@@ -229,7 +231,7 @@ class PeriodicRetryTestCase(base.RecoveryTestCase):
 
 
 class ExpiryTestCase(base.RecoveryTestCase):
-    """``_check_expired_notifications`` (spec 04 §1.4)."""
+    """``_check_expired_notifications``."""
 
     def test_old_unfinished_ones_fail(self):
         old = {status: self.engine.create_notification(

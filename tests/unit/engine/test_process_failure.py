@@ -1,5 +1,4 @@
-"""PROCESS notifications: nova-compute stopped on a host (spec 04 §2.5,
-§3.10; 05 §9.8).
+"""PROCESS notifications: nova-compute stopped on a host.
 """
 
 from masakari import objects

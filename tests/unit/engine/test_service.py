@@ -1,6 +1,6 @@
 """The engine service in-process, end to end: masakari-api's RPC client
 casts over the fake transport -> RPC server -> manager -> taskflow ->
-simulated cloud; then the 1.1 read-back as a call (spec 04 §1, 02 §8).
+simulated cloud; then the 1.1 read-back as a call.
 """
 
 import time

@@ -1,5 +1,5 @@
-"""The task contract third-party recovery tasks rely on (spec 04 §8) and
-the task loading rules (04 §4.3).
+"""The task contract third-party recovery tasks rely on and the task
+loading rules (doc/source/configuration/custom-recovery-flows.rst).
 """
 
 import re

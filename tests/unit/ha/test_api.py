@@ -1,4 +1,4 @@
-"""Rules of masakari/ha/api.py seen through the API (01 §9.3, §10).
+"""Rules of masakari/ha/api.py seen through the API.
 
 Only process edges are replaced: the bus (a failing cast or call), the
 clock (the random delay). The rest is the real pipeline on SQLite.

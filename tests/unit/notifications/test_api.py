@@ -1,7 +1,7 @@
-"""Versioned notifications as consumers see them (spec 06).
+"""Versioned notifications as consumers see them.
 
-Compared with the worked examples of spec 06 §7 and with the two
-reference samples spec 06 §8 calls current (create-notification-start,
+Compared with messages captured from 22.0.0 and with the two samples of
+its documentation that match its code (create-notification-start,
 process-notification-start), kept under ./expected/.
 """
 
@@ -221,7 +221,7 @@ class TestEngineSide(NotificationTestCase):
     binary = notifications.ENGINE_BINARY
 
     def test_host_update_is_published_as_masakari_engine(self):
-        # The reference publishes this as masakari-api (spec 06 §9); we
+        # The reference publishes this as masakari-api; we
         # publish under the binary of the process, see
         # doc/source/user/differences/objects.rst.
         notifications.notify_about_host_api(

@@ -1,4 +1,4 @@
-"""The object base: primitives, serializer rules, helpers (spec 02 §1, §6)."""
+"""The object base: primitives, serializer rules, helpers."""
 
 import datetime
 
@@ -115,7 +115,7 @@ class TestHelpers(test_base.BaseTestCase):
         host = objects.Host(name='h1')
         host.update({'reserved': 'false'})
 
-        # Boolean fields take any value by truthiness (spec 02 §9).
+        # Boolean fields take any value by truthiness.
         self.assertIs(True, host['reserved'])
         self.assertEqual('h1', host.get('name'))
         self.assertEqual('unset', host.get('type', 'unset'))

@@ -1,4 +1,4 @@
-"""Host and HostList over SQLite (spec 02 §3.3-3.4)."""
+"""Host and HostList over SQLite."""
 
 from masakari import exception
 from masakari.notifications import api as notifications

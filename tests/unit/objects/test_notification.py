@@ -1,5 +1,4 @@
-"""Notification, its list and NotificationProgressDetails over SQLite
-(spec 02 §3.5-3.7, §6.3).
+"""Notification, its list and NotificationProgressDetails over SQLite.
 """
 
 import datetime

@@ -1,8 +1,8 @@
 """Object fingerprints, registry and compatibility: the wire contract.
 
 A reference peer rebuilds only objects whose version it knows and whose
-schema matches; the fingerprints below are the reference's own (spec 02
-§5). A failure here means the object changed: bump its version, record
+schema matches; the fingerprints below are the reference's own. A
+failure here means the object changed: bump its version, record
 the change in its "# Version" history and update the table.
 """
 
@@ -46,8 +46,8 @@ OBJECT_FINGERPRINTS = {
     'VMoveList': '1.0-63fff36dee683c7a1555798cb233ad3f',
 }
 
-# ObjectVersionChecker.get_dependency_tree() of the reference (spec 02
-# §3.10): it follows single-object fields only, not lists.
+# ObjectVersionChecker.get_dependency_tree() of the reference: it follows
+# single-object fields only, not lists.
 OBJECT_DEPENDENCIES = {
     'ExceptionNotification': {'EventType': '1.0',
                               'ExceptionPayload': '1.0',
@@ -179,7 +179,7 @@ class TestRegistry(test_base.BaseTestCase):
 
 
 class TestObjMakeCompatible(test_base.BaseTestCase):
-    """Backports (never done in production: no version cap, spec 02 §6.4)."""
+    """Backports (never done in production: no version cap)."""
 
     def _segment(self):
         segment = objects.FailoverSegment(

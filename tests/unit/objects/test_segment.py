@@ -1,4 +1,4 @@
-"""FailoverSegment and FailoverSegmentList over SQLite (spec 02 §3.1-3.2)."""
+"""FailoverSegment and FailoverSegmentList over SQLite."""
 
 from masakari import exception
 from masakari import objects

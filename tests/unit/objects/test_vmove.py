@@ -1,4 +1,4 @@
-"""VMove and VMoveList over SQLite (spec 02 §3.8-3.9)."""
+"""VMove and VMoveList over SQLite."""
 
 from masakari import exception
 from masakari import objects
