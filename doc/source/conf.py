@@ -6,15 +6,19 @@ in etc/masakari, so they never drift from the options and rules.
 """
 
 import os
+import sys
 
 DOC_DIR = os.path.dirname(os.path.abspath(__file__))
 ETC_DIR = os.path.join(DOC_DIR, '..', '..', 'etc', 'masakari')
+# Our own extensions (the notification samples directive).
+sys.path.insert(0, os.path.join(DOC_DIR, '_exts'))
 
 extensions = [
     'oslo_config.sphinxext',
     'oslo_config.sphinxconfiggen',
     'oslo_policy.sphinxext',
     'oslo_policy.sphinxpolicygen',
+    'notification_samples',
 ]
 
 # NOTE: openstackdocstheme works offline; fall back to a stock theme where
