@@ -1,4 +1,4 @@
-"""The Draft 4 validator with Masakari's formats and error wording ."""
+"""The Draft 4 validator with Masakari's formats and error wording."""
 
 import unicodedata
 

@@ -1,7 +1,6 @@
 """A notification sender that behaves as masakari-monitors does.
 
-Written from the monitors' documented behaviour, not from their code: each
-monitor builds
+Written from what the monitors do, not from their code: each monitor builds
 an event (type, host name, generated_time = naive UTC now, payload) and
 sends it with openstacksdk's instance_ha proxy, no microversion configured;
 an HTTP 400 or 409 answer is final, any other failure is retried after a

@@ -166,14 +166,14 @@ class TestApiSamples(SampleTestCase):
         self.assertEqual(status, response.status_int, response.text)
         return response.json if response.text else None
 
-    def race_delete(self, obj, path, notify, action):
+    def race_delete(self, ctxt, obj, path, notify, action):
         """A DELETE that loses the race with another one, as the API runs
         it: ``obj`` was read before the other request deleted the row.
         """
         self.call(204, 'DELETE', path)
 
         def delete():
-            with storage.writing(notify, obj._context, obj, action):
+            with storage.writing(notify, ctxt, obj, action):
                 obj.destroy()
 
         # NOTE: the fixture's in-memory database is used by one thread at
@@ -213,11 +213,12 @@ class TestApiSamples(SampleTestCase):
             stale_host = objects.Host.get_by_uuid(admin, spare['uuid'])
             stale_segment = objects.FailoverSegment.get_by_uuid(
                 admin, other['uuid'])
-        self.race_delete(stale_host,
+        self.race_delete(admin, stale_host,
                          '%s/hosts/%s' % (segments, spare['uuid']),
                          notifications.notify_about_host_api,
                          Action.HOST_DELETE)
-        self.race_delete(stale_segment, '/v1/segments/%s' % other['uuid'],
+        self.race_delete(admin, stale_segment,
+                         '/v1/segments/%s' % other['uuid'],
                          notifications.notify_about_segment_api,
                          Action.SEGMENT_DELETE)
 
