@@ -11,21 +11,14 @@ from masakari.notifications import api as notifications
 from masakari import objects
 from masakari.objects import fields
 from tests.fixtures import rpc as rpc_fixture
+from tests.unit.notifications import payload_keys
 from tests.unit.objects import base
 
 Action = fields.EventNotificationAction
 
-SEGMENT_START = {'name', 'service_type', 'description', 'recovery_method',
-                 'enabled', 'fault'}
-SEGMENT_FULL = SEGMENT_START | {'id', 'uuid'}
-HOST_START = {'name', 'failover_segment', 'type', 'control_attributes',
-              'on_maintenance', 'reserved', 'fault'}
-HOST_FULL = HOST_START | {'id', 'uuid'}
 NESTED_SEGMENT = {'id', 'uuid', 'name', 'service_type', 'enabled',
                   'description', 'recovery_method', 'created_at',
                   'updated_at', 'deleted_at', 'deleted'}
-NOTIFICATION_START = {'type', 'generated_time', 'source_host_uuid',
-                      'payload', 'status', 'fault'}
 
 
 class WriteTestCase(base.ObjectTestCase):
@@ -63,9 +56,10 @@ class TestSegmentWrites(WriteTestCase):
 
         self.assertEqual(['segment.create.start', 'segment.create.end'],
                          self.bus.event_types)
-        self.assertEqual(SEGMENT_START,
+        self.assertEqual(payload_keys.SEGMENT_START,
                          self.data_keys('segment.create.start'))
-        self.assertEqual(SEGMENT_START, self.data_keys('segment.create.end'))
+        self.assertEqual(payload_keys.SEGMENT_START,
+                         self.data_keys('segment.create.end'))
         self.assertIsInstance(segment.id, int)
 
     def test_failed_write_sends_start_only(self):
@@ -88,7 +82,7 @@ class TestSegmentWrites(WriteTestCase):
                          self.bus.event_types)
         for event_type in self.bus.event_types:
             data = self.bus.payload_data(event_type)
-            self.assertEqual(SEGMENT_FULL, set(data))
+            self.assertEqual(payload_keys.SEGMENT_FULL, set(data))
             self.assertEqual(('d2', False),
                              (data['description'], data['enabled']))
 
@@ -101,7 +95,8 @@ class TestSegmentWrites(WriteTestCase):
         # The segment's hosts go with it, without host notifications.
         self.assertEqual(['segment.delete.start', 'segment.delete.end'],
                          self.bus.event_types)
-        self.assertEqual(SEGMENT_FULL, self.data_keys('segment.delete.end'))
+        self.assertEqual(payload_keys.SEGMENT_FULL,
+                         self.data_keys('segment.delete.end'))
         self.assertFalse(segment.obj_attr_is_set('id'))
 
 
@@ -121,8 +116,10 @@ class TestHostWrites(WriteTestCase):
 
         self.assertEqual(['host.create.start', 'host.create.end'],
                          self.bus.event_types)
-        self.assertEqual(HOST_START, self.data_keys('host.create.start'))
-        self.assertEqual(HOST_START, self.data_keys('host.create.end'))
+        self.assertEqual(payload_keys.HOST_START,
+                         self.data_keys('host.create.start'))
+        self.assertEqual(payload_keys.HOST_START,
+                         self.data_keys('host.create.end'))
         segment = self.bus.payload_data('host.create.end')['failover_segment']
         self.assertEqual('1.1', segment['masakari_object.version'])
         self.assertEqual(NESTED_SEGMENT, set(segment['masakari_object.data']))
@@ -139,9 +136,10 @@ class TestHostWrites(WriteTestCase):
                           'host.delete.start', 'host.delete.end'],
                          self.bus.event_types)
         data = self.bus.payload_data('host.update.end')
-        self.assertEqual(HOST_FULL, set(data))
+        self.assertEqual(payload_keys.HOST_FULL, set(data))
         self.assertTrue(data['on_maintenance'])
-        self.assertEqual(HOST_FULL, self.data_keys('host.delete.end'))
+        self.assertEqual(payload_keys.HOST_FULL,
+                         self.data_keys('host.delete.end'))
         self.assertEqual({'masakari-api'},
                          {entry['publisher_id'].split(':')[0]
                           for entry in self.bus.notifications})
@@ -171,12 +169,8 @@ class TestNotificationWrites(WriteTestCase):
             notification, Action.NOTIFICATION_CREATE, notification.create)
 
     def test_create(self):
-        notification = objects.Notification(
-            self.ctxt, type='PROCESS', status='new',
-            generated_time='2026-10-28T12:00:00+02:00',
-            source_host_uuid=base.HOST_UUID,
-            payload={'event': 'STOPPED', 'process_name': 'nova-compute'},
-            failover_segment_uuid=base.SEGMENT_UUID)
+        notification = self.new_notification(
+            generated_time='2026-10-28T12:00:00+02:00')
 
         self.write(notification)
 
@@ -184,7 +178,7 @@ class TestNotificationWrites(WriteTestCase):
                           'notification.create.end'], self.bus.event_types)
         for event_type in self.bus.event_types:
             data = self.bus.payload_data(event_type)
-            self.assertEqual(NOTIFICATION_START, set(data))
+            self.assertEqual(payload_keys.NOTIFICATION_START, set(data))
             # The value as given, not yet the stored UTC one.
             self.assertEqual('2026-10-28T12:00:00+02:00',
                              data['generated_time'])

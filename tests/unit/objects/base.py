@@ -49,7 +49,8 @@ class ObjectTestCase(test_base.BaseTestCase):
         host.create()
         return host
 
-    def create_notification(self, **values):
+    def new_notification(self, **values):
+        """A PROCESS notification, not yet created."""
         fields = {'type': 'PROCESS', 'status': 'new',
                   'generated_time': datetime.datetime(2026, 10, 28, 10),
                   'source_host_uuid': HOST_UUID,
@@ -57,6 +58,9 @@ class ObjectTestCase(test_base.BaseTestCase):
                               'process_name': 'nova-compute'},
                   'failover_segment_uuid': SEGMENT_UUID}
         fields.update(values)
-        notification = objects.Notification(self.ctxt, **fields)
+        return objects.Notification(self.ctxt, **fields)
+
+    def create_notification(self, **values):
+        notification = self.new_notification(**values)
         notification.create()
         return notification
