@@ -1,5 +1,5 @@
 """Build and emit the versioned notifications of segments, hosts and
-notifications.
+notifications (doc/source/user/notifications.rst).
 
 Callers own their event families and hand the ``notify_about_*`` helper
 to :func:`around_write`: masakari.ha wraps every API write (start, end
@@ -151,7 +151,7 @@ def notify_about_notification_update(context, notification, action,
 
     :param exception: the error (exception or text) for the error phase;
         the fault then holds only its text, with the constant module,
-        function and traceback of a Masakari 22.0.0 engine.
+        function and traceback of a reference engine.
     """
     fault, priority = _engine_fault_and_priority(exception)
     payload = notification_obj.NotificationApiPayload(

@@ -1,11 +1,9 @@
 """Versioned notifications consumed from the real RabbitMQ (spec 06).
 
-The objects run over a throwaway MariaDB database, as in production, and
-their writes are announced as masakari.ha and the engine announce them
-(notifications.api.around_write); what the test's own queues receive is
-compared field by field with spec 06 §5 (event types, priorities, payload
-classes, versions and data keys) and with the worked examples of §7 (ids,
-times and hosts normalised).
+The objects run over a throwaway MariaDB database, as in production; what
+the test's own queues receive is compared field by field with spec 06 §5
+(event types, priorities, payload classes, versions and data keys) and
+with the worked examples of §7 (ids, times and hosts normalised).
 """
 
 import json
@@ -22,7 +20,6 @@ from masakari.objects import fields
 from tests.fixtures import database as database_fixture
 from tests.fixtures import rpc as rpc_fixture
 from tests.functional.rpc import base
-from tests.unit.notifications import payload_keys
 
 objects.register_all()
 
@@ -33,32 +30,37 @@ EXPECTED_DIR = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
 SEGMENT_UUID = 'f9703c93-8acc-4d9f-b44b-0bc97e581222'
 HOST_UUID = '907be468-9eb1-44a8-9360-b07152519417'
 
+SEGMENT_START = {'name', 'service_type', 'description', 'recovery_method',
+                 'enabled', 'fault'}
+SEGMENT_FULL = SEGMENT_START | {'id', 'uuid'}
+HOST_START = {'name', 'failover_segment', 'type', 'control_attributes',
+              'on_maintenance', 'reserved', 'fault'}
+HOST_FULL = HOST_START | {'id', 'uuid'}
+NOTIFICATION_START = {'type', 'generated_time', 'source_host_uuid',
+                      'payload', 'status', 'fault'}
+NOTIFICATION_FULL = NOTIFICATION_START | {'id', 'notification_uuid'}
 SEGMENT_PAYLOAD = ('SegmentApiPayload', '1.1')
 HOST_PAYLOAD = ('HostApiPayload', '1.0')
 NOTIFICATION_PAYLOAD = ('NotificationApiPayload', '1.0')
 
 # spec 06 §5, in emission order, for the API-side operations below.
 API_CATALOGUE = [
-    ('segment.create.start', 'INFO', SEGMENT_PAYLOAD,
-     payload_keys.SEGMENT_START),
-    ('segment.create.end', 'INFO', SEGMENT_PAYLOAD,
-     payload_keys.SEGMENT_START),
-    ('segment.update.start', 'INFO', SEGMENT_PAYLOAD,
-     payload_keys.SEGMENT_FULL),
-    ('segment.update.end', 'INFO', SEGMENT_PAYLOAD, payload_keys.SEGMENT_FULL),
-    ('host.create.start', 'INFO', HOST_PAYLOAD, payload_keys.HOST_START),
-    ('host.create.end', 'INFO', HOST_PAYLOAD, payload_keys.HOST_START),
-    ('host.update.start', 'INFO', HOST_PAYLOAD, payload_keys.HOST_FULL),
-    ('host.update.end', 'INFO', HOST_PAYLOAD, payload_keys.HOST_FULL),
+    ('segment.create.start', 'INFO', SEGMENT_PAYLOAD, SEGMENT_START),
+    ('segment.create.end', 'INFO', SEGMENT_PAYLOAD, SEGMENT_START),
+    ('segment.update.start', 'INFO', SEGMENT_PAYLOAD, SEGMENT_FULL),
+    ('segment.update.end', 'INFO', SEGMENT_PAYLOAD, SEGMENT_FULL),
+    ('host.create.start', 'INFO', HOST_PAYLOAD, HOST_START),
+    ('host.create.end', 'INFO', HOST_PAYLOAD, HOST_START),
+    ('host.update.start', 'INFO', HOST_PAYLOAD, HOST_FULL),
+    ('host.update.end', 'INFO', HOST_PAYLOAD, HOST_FULL),
     ('notification.create.start', 'INFO', NOTIFICATION_PAYLOAD,
-     payload_keys.NOTIFICATION_START),
+     NOTIFICATION_START),
     ('notification.create.end', 'INFO', NOTIFICATION_PAYLOAD,
-     payload_keys.NOTIFICATION_START),
-    ('host.delete.start', 'INFO', HOST_PAYLOAD, payload_keys.HOST_FULL),
-    ('host.delete.end', 'INFO', HOST_PAYLOAD, payload_keys.HOST_FULL),
-    ('segment.delete.start', 'INFO', SEGMENT_PAYLOAD,
-     payload_keys.SEGMENT_FULL),
-    ('segment.delete.end', 'INFO', SEGMENT_PAYLOAD, payload_keys.SEGMENT_FULL),
+     NOTIFICATION_START),
+    ('host.delete.start', 'INFO', HOST_PAYLOAD, HOST_FULL),
+    ('host.delete.end', 'INFO', HOST_PAYLOAD, HOST_FULL),
+    ('segment.delete.start', 'INFO', SEGMENT_PAYLOAD, SEGMENT_FULL),
+    ('segment.delete.end', 'INFO', SEGMENT_PAYLOAD, SEGMENT_FULL),
 ]
 
 CONTEXT_KEYS = {
@@ -143,7 +145,9 @@ class NotificationBusTestCase(base.RabbitTestCase):
         return host
 
     def announce(self, obj, action, write):
-        """``write()`` between the ``action``'s start and end."""
+        """``write()`` between the ``action``'s start and end, as
+        masakari.ha and the engine announce their writes.
+        """
         notifications.around_write(NOTIFY[obj.obj_name()], self.ctxt, obj,
                                    action, write)
 
@@ -212,7 +216,7 @@ class TestApiNotifications(NotificationBusTestCase):
                          (error_message['event_type'],
                           error_message['priority']))
         data = error_message['payload']['masakari_object.data']
-        self.assertEqual(payload_keys.SEGMENT_START, set(data))
+        self.assertEqual(SEGMENT_START, set(data))
         fault = data['fault']['masakari_object.data']
         self.assertEqual(
             ('FailoverSegmentExists',
@@ -288,7 +292,7 @@ class TestEngineNotifications(NotificationBusTestCase):
                          (start['event_type'], start['priority'],
                           start['payload']['masakari_object.data'][
                               'status']))
-        self.assertEqual(payload_keys.NOTIFICATION_FULL,
+        self.assertEqual(NOTIFICATION_FULL,
                          set(start['payload']['masakari_object.data']))
         self.assertEqual(('notification.process.error', 'ERROR'),
                          (error['event_type'], error['priority']))

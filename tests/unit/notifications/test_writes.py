@@ -3,7 +3,8 @@ SQLite and the notifications captured from the notifier.
 
 Both payloads show the object as it was before the write reloaded it,
 as in Masakari 22.0.0: a create's .end has no id or uuid, a delete's
-.end still has the id.
+.end still has the id. (Every event's full key set is pinned over
+RabbitMQ in tests/functional/rpc/test_notifications.py.)
 """
 
 from masakari import exception
@@ -11,11 +12,11 @@ from masakari.notifications import api as notifications
 from masakari import objects
 from masakari.objects import fields
 from tests.fixtures import rpc as rpc_fixture
-from tests.unit.notifications import payload_keys
 from tests.unit.objects import base
 
 Action = fields.EventNotificationAction
 
+IDS = {'id', 'uuid', 'notification_uuid'}
 NESTED_SEGMENT = {'id', 'uuid', 'name', 'service_type', 'enabled',
                   'description', 'recovery_method', 'created_at',
                   'updated_at', 'deleted_at', 'deleted'}
@@ -30,73 +31,77 @@ class WriteTestCase(base.ObjectTestCase):
         self.bus = self.useFixture(rpc_fixture.RPCFixture(
             base.CONF, binary=self.binary))
 
-    def data_keys(self, event_type):
-        """The payload data keys of the only ``event_type`` emitted."""
-        return set(self.bus.payload_data(event_type))
+    def write(self, notify, obj, action, write):
+        return notifications.around_write(notify, self.ctxt, obj, action,
+                                          write)
 
-    def segment_write(self, segment, action, write):
-        return notifications.around_write(
-            notifications.notify_about_segment_api, self.ctxt, segment,
-            action, write)
+    def pair(self, action):
+        """The payload data of ``action``'s start and end, the only two
+        notifications sent.
+        """
+        self.assertEqual(['%s.start' % action, '%s.end' % action],
+                         self.bus.event_types)
+        return [self.bus.payload_data(event_type)
+                for event_type in self.bus.event_types]
 
-    def host_write(self, host, action, write):
-        return notifications.around_write(
-            notifications.notify_about_host_api, self.ctxt, host, action,
-            write)
+    def assert_create_pair(self, action):
+        """Start and end alike, without ids, and with a null fault."""
+        start, end = self.pair(action)
+        self.assertEqual(start, end)
+        self.assertEqual(set(), IDS & set(end))
+        self.assertIsNone(end['fault'])
+        return end
 
 
 class TestSegmentWrites(WriteTestCase):
 
-    def test_create_end_is_built_before_the_reload(self):
-        segment = objects.FailoverSegment(
+    def new_segment(self):
+        return objects.FailoverSegment(
             self.ctxt, name='seg1', service_type='compute',
             description=None, recovery_method='auto', enabled=True)
 
-        self.segment_write(segment, Action.SEGMENT_CREATE, segment.create)
+    def test_create_end_is_built_before_the_reload(self):
+        segment = self.new_segment()
 
-        self.assertEqual(['segment.create.start', 'segment.create.end'],
-                         self.bus.event_types)
-        self.assertEqual(payload_keys.SEGMENT_START,
-                         self.data_keys('segment.create.start'))
-        self.assertEqual(payload_keys.SEGMENT_START,
-                         self.data_keys('segment.create.end'))
+        self.write(notifications.notify_about_segment_api, segment,
+                   Action.SEGMENT_CREATE, segment.create)
+
+        self.assert_create_pair(Action.SEGMENT_CREATE)
         self.assertIsInstance(segment.id, int)
 
     def test_failed_write_sends_start_only(self):
         self.create_segment()
-        duplicate = objects.FailoverSegment(
-            self.ctxt, name='seg1', service_type='compute',
-            description=None, recovery_method='auto', enabled=True)
+        duplicate = self.new_segment()
 
-        self.assertRaises(exception.FailoverSegmentExists, self.segment_write,
-                          duplicate, Action.SEGMENT_CREATE, duplicate.create)
+        self.assertRaises(exception.FailoverSegmentExists, self.write,
+                          notifications.notify_about_segment_api, duplicate,
+                          Action.SEGMENT_CREATE, duplicate.create)
         self.assertEqual(['segment.create.start'], self.bus.event_types)
 
     def test_update_shows_the_new_values(self):
         segment = self.create_segment()
         segment.update({'description': 'd2', 'enabled': False})
 
-        self.segment_write(segment, Action.SEGMENT_UPDATE, segment.save)
+        self.write(notifications.notify_about_segment_api, segment,
+                   Action.SEGMENT_UPDATE, segment.save)
 
-        self.assertEqual(['segment.update.start', 'segment.update.end'],
-                         self.bus.event_types)
-        for event_type in self.bus.event_types:
-            data = self.bus.payload_data(event_type)
-            self.assertEqual(payload_keys.SEGMENT_FULL, set(data))
-            self.assertEqual(('d2', False),
-                             (data['description'], data['enabled']))
+        for data in self.pair(Action.SEGMENT_UPDATE):
+            self.assertEqual((segment.id, segment.uuid, 'd2', False),
+                             (data['id'], data['uuid'], data['description'],
+                              data['enabled']))
 
     def test_delete_end_keeps_the_id(self):
         segment = self.create_segment()
+        segment_id = segment.id
         self.create_host(segment)
 
-        self.segment_write(segment, Action.SEGMENT_DELETE, segment.destroy)
+        self.write(notifications.notify_about_segment_api, segment,
+                   Action.SEGMENT_DELETE, segment.destroy)
 
         # The segment's hosts go with it, without host notifications.
-        self.assertEqual(['segment.delete.start', 'segment.delete.end'],
-                         self.bus.event_types)
-        self.assertEqual(payload_keys.SEGMENT_FULL,
-                         self.data_keys('segment.delete.end'))
+        start, end = self.pair(Action.SEGMENT_DELETE)
+        self.assertEqual(start, end)
+        self.assertEqual(segment_id, end['id'])
         self.assertFalse(segment.obj_attr_is_set('id'))
 
 
@@ -112,15 +117,11 @@ class TestHostWrites(WriteTestCase):
             reserved=False, on_maintenance=False,
             failover_segment=self.segment)
 
-        self.host_write(host, Action.HOST_CREATE, host.create)
+        self.write(notifications.notify_about_host_api, host,
+                   Action.HOST_CREATE, host.create)
 
-        self.assertEqual(['host.create.start', 'host.create.end'],
-                         self.bus.event_types)
-        self.assertEqual(payload_keys.HOST_START,
-                         self.data_keys('host.create.start'))
-        self.assertEqual(payload_keys.HOST_START,
-                         self.data_keys('host.create.end'))
-        segment = self.bus.payload_data('host.create.end')['failover_segment']
+        segment = self.assert_create_pair(Action.HOST_CREATE)[
+            'failover_segment']
         self.assertEqual('1.1', segment['masakari_object.version'])
         self.assertEqual(NESTED_SEGMENT, set(segment['masakari_object.data']))
         self.assertNotIn('masakari_object.changes', segment)
@@ -129,17 +130,18 @@ class TestHostWrites(WriteTestCase):
         host = self.create_host(self.segment)
         host.update({'on_maintenance': True, 'reserved': True})
 
-        self.host_write(host, Action.HOST_UPDATE, host.save)
-        self.host_write(host, Action.HOST_DELETE, host.destroy)
+        self.write(notifications.notify_about_host_api, host,
+                   Action.HOST_UPDATE, host.save)
 
-        self.assertEqual(['host.update.start', 'host.update.end',
-                          'host.delete.start', 'host.delete.end'],
-                         self.bus.event_types)
-        data = self.bus.payload_data('host.update.end')
-        self.assertEqual(payload_keys.HOST_FULL, set(data))
-        self.assertTrue(data['on_maintenance'])
-        self.assertEqual(payload_keys.HOST_FULL,
-                         self.data_keys('host.delete.end'))
+        for data in self.pair(Action.HOST_UPDATE):
+            self.assertEqual((host.id, True, True),
+                             (data['id'], data['on_maintenance'],
+                              data['reserved']))
+        self.bus.clear()
+        host_id = host.id
+        self.write(notifications.notify_about_host_api, host,
+                   Action.HOST_DELETE, host.destroy)
+        self.assertEqual(host_id, self.pair(Action.HOST_DELETE)[1]['id'])
         self.assertEqual({'masakari-api'},
                          {entry['publisher_id'].split(':')[0]
                           for entry in self.bus.notifications})
@@ -153,7 +155,8 @@ class TestEngineHostWrites(WriteTestCase):
         self.bus.clear()
         host.on_maintenance = True
 
-        self.host_write(host, Action.HOST_UPDATE, host.save)
+        self.write(notifications.notify_about_host_api, host,
+                   Action.HOST_UPDATE, host.save)
 
         self.assertEqual(
             ['masakari-engine', 'masakari-engine'],
@@ -163,23 +166,14 @@ class TestEngineHostWrites(WriteTestCase):
 
 class TestNotificationWrites(WriteTestCase):
 
-    def write(self, notification):
-        notifications.around_write(
-            notifications.notify_about_notification_api, self.ctxt,
-            notification, Action.NOTIFICATION_CREATE, notification.create)
-
     def test_create(self):
         notification = self.new_notification(
             generated_time='2026-10-28T12:00:00+02:00')
 
-        self.write(notification)
+        self.write(notifications.notify_about_notification_api, notification,
+                   Action.NOTIFICATION_CREATE, notification.create)
 
-        self.assertEqual(['notification.create.start',
-                          'notification.create.end'], self.bus.event_types)
-        for event_type in self.bus.event_types:
-            data = self.bus.payload_data(event_type)
-            self.assertEqual(payload_keys.NOTIFICATION_START, set(data))
-            # The value as given, not yet the stored UTC one.
-            self.assertEqual('2026-10-28T12:00:00+02:00',
-                             data['generated_time'])
+        data = self.assert_create_pair(Action.NOTIFICATION_CREATE)
+        # The value as given, not yet the stored UTC one.
+        self.assertEqual('2026-10-28T12:00:00+02:00', data['generated_time'])
         self.assertTrue(notification.notification_uuid)
