@@ -27,6 +27,10 @@ class MasakariException(Exception):
     code = 500
     headers = {}
     safe = False
+    # (module, function) that the fault of a versioned error notification
+    # names, when the raising layer sets it (masakari.db.api does); None:
+    # the innermost frame of the traceback.
+    raised_in = None
 
     def __init__(self, message=None, **kwargs):
         self.kwargs = kwargs

@@ -13,9 +13,11 @@ import warnings
 
 from masakari.aio import demo
 from masakari.aio import profile
+from masakari.objects import fields
 from masakari.simulator import topology as simulator_topology
 
 DEFAULT_TOPOLOGY = 'small'
+Method = fields.FailoverSegmentRecoveryMethod
 DEFAULT_API_PORT = 15868
 
 
@@ -30,9 +32,8 @@ def _parser():
                              'fail the busiest host, post its host-down '
                              'notification and print the recovery until it '
                              'ends (exit status 0 when finished)')
-    parser.add_argument('--recovery-method', default='auto',
-                        choices=['auto', 'reserved_host', 'auto_priority',
-                                 'rh_priority'],
+    parser.add_argument('--recovery-method', default=Method.AUTO,
+                        choices=list(Method.ALL),
                         help='recovery method of the demo segment '
                              '(default: %(default)s); hosts whose '
                              'nova-compute is disabled become reserved')

@@ -8,6 +8,8 @@ which produces etc/masakari/masakari-custom-recovery-methods.conf.
 from oslo_config import cfg
 from oslo_config import types
 
+from masakari import enums
+
 instance_group = cfg.OptGroup(
     'instance_failure',
     title='Instance failure recovery options',
@@ -135,17 +137,17 @@ recovery_flow_opts = [
               main=['prepare_HA_enabled_instances_task'],
               post=['evacuate_instances_task'],
               help_text="Tasks of the host failure flow for segments "
-                        "whose recovery method is 'auto' (Nova chooses "
-                        "the target hosts)."),
+                        "whose recovery method is '%s' (Nova chooses "
+                        "the target hosts)." % enums.RecoveryMethod.AUTO),
     _flow_opt('host_rh_failure_recovery_tasks',
               pre=['disable_compute_service_task'],
               main=['prepare_HA_enabled_instances_task',
                     'evacuate_instances_task'],
               post=[],
               help_text="Tasks of the host failure flow for segments "
-                        "whose recovery method is 'reserved_host' "
+                        "whose recovery method is '%s' "
                         "(instances go to a reserved host of the "
-                        "segment)."),
+                        "segment)." % enums.RecoveryMethod.RESERVED_HOST),
     _flow_opt('instance_failure_recovery_tasks',
               pre=['stop_instance_task'],
               main=['start_instance_task'],

@@ -7,6 +7,8 @@ update return the row re-read in the same transaction, delete returns
 nothing. Reads only see live rows (``deleted = 0``).
 """
 
+import functools
+
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -24,6 +26,30 @@ configure = facade.configure
 get_engine = facade.get_engine
 model_query = facade.model_query
 purge_deleted_rows = purge.purge_deleted_rows
+
+# The module Masakari 22.0.0's versioned error notifications name for the
+# errors of its database layer.
+FAULT_MODULE = 'masakari.db.sqlalchemy.api'
+
+
+def _named_in_faults(function):
+    """Name ``function`` in the ``fault`` of the versioned error
+    notification of a Masakari error raised while it runs.
+
+    Masakari 22.0.0 names the write operation (``host_create`` ...), or
+    the row reader (``_host_get_by_uuid``) when the row is gone, never a
+    shared helper such as ``_save``. The innermost decorated function
+    wins, so a reader's name survives the operation around it.
+    """
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except exception.MasakariException as error:
+            if error.raised_in is None:
+                error.raised_in = (FAULT_MODULE, function.__name__)
+            raise
+    return wrapper
 
 
 def _first(context, model, not_found, **criteria):
@@ -93,6 +119,7 @@ def failover_segment_get_by_id(context, segment_id):
                   id=segment_id)
 
 
+@_named_in_faults
 def _failover_segment_get_by_uuid(context, segment_uuid):
     return _first(context, models.FailoverSegment,
                   exception.FailoverSegmentNotFound(id=segment_uuid),
@@ -113,6 +140,7 @@ def failover_segment_get_by_name(context, name):
                   name=name)
 
 
+@_named_in_faults
 @facade.writer
 def failover_segment_create(context, values):
     """Insert a segment (``enabled`` defaults to true) and return it.
@@ -125,6 +153,7 @@ def failover_segment_create(context, values):
     return _failover_segment_get_by_uuid(context, segment.uuid)
 
 
+@_named_in_faults
 @facade.writer
 def failover_segment_update(context, segment_uuid, values):
     """Update the live segment ``segment_uuid`` and return it.
@@ -140,6 +169,7 @@ def failover_segment_update(context, segment_uuid, values):
     return _failover_segment_get_by_uuid(context, segment_uuid)
 
 
+@_named_in_faults
 @facade.writer
 def failover_segment_delete(context, segment_uuid):
     """Soft-delete the segment and, in the same transaction, its hosts.
@@ -193,6 +223,7 @@ def host_get_all_by_filters(context, filters=None, sort_keys=None,
                            limit, marker)
 
 
+@_named_in_faults
 def _host_get_by_uuid(context, host_uuid, segment_uuid=None):
     criteria = {'uuid': host_uuid}
     not_found = exception.HostNotFound(id=host_uuid)
@@ -226,6 +257,7 @@ def host_get_by_name(context, name):
                   exception.HostNotFoundByName(host_name=name), name=name)
 
 
+@_named_in_faults
 @facade.writer
 def host_create(context, values):
     """Insert a host (``reserved``/``on_maintenance`` default to false).
@@ -239,6 +271,7 @@ def host_create(context, values):
     return _host_get_by_uuid(context, host.uuid)
 
 
+@_named_in_faults
 @facade.writer
 def host_update(context, host_uuid, values):
     """Update the live host ``host_uuid`` and return it.
@@ -265,6 +298,7 @@ def host_update_if(context, host_uuid, expected, values):
     return _host_get_by_uuid(context, host_uuid)
 
 
+@_named_in_faults
 @facade.writer
 def host_delete(context, host_uuid):
     """Soft-delete the live host ``host_uuid``.
@@ -302,6 +336,7 @@ def notifications_get_all_by_filters(context, filters=None, sort_keys=None,
                            limit, marker)
 
 
+@_named_in_faults
 def _notification_get_by_uuid(context, notification_uuid):
     return _first(context, models.Notification,
                   exception.NotificationNotFound(id=notification_uuid),
@@ -322,6 +357,7 @@ def notification_get_by_id(context, notification_id):
                   id=notification_id)
 
 
+@_named_in_faults
 @facade.writer
 def notification_create(context, values):
     """Insert a notification and return it (a repeated uuid raises
@@ -333,6 +369,7 @@ def notification_create(context, values):
                                      notification.notification_uuid)
 
 
+@_named_in_faults
 @facade.writer
 def notification_update(context, notification_uuid, values):
     """Update the live notification and return it.
@@ -359,6 +396,7 @@ def notification_update_if(context, notification_uuid, expected, values):
     return _notification_get_by_uuid(context, notification_uuid)
 
 
+@_named_in_faults
 @facade.writer
 def notification_delete(context, notification_uuid):
     """Soft-delete the notification and, in the same transaction, its vm

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from masakari.db import facade
 from masakari.db.sqlalchemy import models
+from masakari import enums
 
 LOG = logging.getLogger(__name__)
 
@@ -22,7 +23,7 @@ MAX_INT = 0x7FFFFFFF
 
 # Notifications in these states are done with; they are purged by age of
 # their last update rather than by soft delete.
-FINAL_STATUSES = ('finished', 'failed', 'ignored')
+FINAL_STATUSES = enums.NotificationStatus.FINAL
 
 # Notifications are deleted this many at a time (with their vm moves and,
 # if asked, their workflow logbooks).

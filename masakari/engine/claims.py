@@ -10,6 +10,7 @@ locks of the other engines.
 from oslo_log import log as logging
 
 from masakari import exception
+from masakari.notifications import api as notifications
 from masakari import objects
 from masakari.objects import fields
 
@@ -53,5 +54,10 @@ def take_reserved_host(context, host_name):
     :raises: LockAlreadyAcquired when the host is no longer reserved
         (another recovery took it first).
     """
-    if not objects.Host.get_by_name(context, host_name).take_reserved():
+    host = objects.Host.get_by_name(context, host_name)
+    if not host.take_reserved():
         raise exception.LockAlreadyAcquired(resource=host_name)
+    host.reserved = False
+    notifications.around_write(
+        notifications.notify_about_host_api, context, host,
+        fields.EventNotificationAction.HOST_UPDATE, host.save)

@@ -29,6 +29,14 @@ def _notify_outcome(context, notification, error=None):
         phase=phase, exception=error)
 
 
+def _save_host(context, host):
+    # NOTE: published as host.update.start/.end, as the reference engine's
+    # host updates are.
+    notifications.around_write(
+        notifications.notify_about_host_api, context, host,
+        fields.EventNotificationAction.HOST_UPDATE, host.save)
+
+
 def _log_failure(notification, error):
     LOG.error("Failed to process notification '%(uuid)s'. Reason: "
               "%(reason)s", {'uuid': notification.notification_uuid,
@@ -49,7 +57,7 @@ def _recover_host(context, driver, notification):
     if host.reserved:
         host.reserved = False
     LOG.info('Set host %s on maintenance.', host.name)
-    host.save()
+    _save_host(context, host)
 
     reserved_host_list = None
     if segment.recovery_method != fields.FailoverSegmentRecoveryMethod.AUTO:
@@ -135,7 +143,7 @@ def handle_process(context, driver, notification):
         host = objects.Host.get_by_uuid(context,
                                         notification.source_host_uuid)
         host.on_maintenance = True
-        host.save()
+        _save_host(context, host)
         try:
             driver.execute_process_failure(
                 context, notification.payload.get('process_name'),

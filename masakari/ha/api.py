@@ -2,7 +2,7 @@
 
 In-use checks, the Nova host check, the duplicate-notification window,
 maintenance, the host-notification lock and the cast to the engine, plus
-the ``*.error`` versioned notifications around the writes.
+the versioned notifications (start, end, error) around every write.
 """
 
 import datetime
@@ -78,8 +78,9 @@ class FailoverSegmentAPI:
         segment.service_type = segment_data['service_type']
         segment.enabled = _bool(segment_data.get('enabled', True))
         with storage.writing(notifications.notify_about_segment_api,
-                             context, segment, Action.SEGMENT_CREATE):
-            segment.create()
+                             context, segment,
+                             Action.SEGMENT_CREATE) as write:
+            write(segment.create)
         return segment
 
     def update_segment(self, context, segment_uuid, segment_data):
@@ -95,9 +96,10 @@ class FailoverSegmentAPI:
             # enabled the segment; read it as the schema means.
             updates['enabled'] = _bool(updates['enabled'])
         with storage.writing(notifications.notify_about_segment_api,
-                             context, segment, Action.SEGMENT_UPDATE):
+                             context, segment,
+                             Action.SEGMENT_UPDATE) as write:
             segment.update(updates)
-            segment.save()
+            write(segment.save)
         return segment
 
     def delete_segment(self, context, segment_uuid):
@@ -107,8 +109,9 @@ class FailoverSegmentAPI:
             "Failover segment (%s) can't be deleted as it is in-use to "
             "process notifications." % segment.uuid)))
         with storage.writing(notifications.notify_about_segment_api,
-                             context, segment, Action.SEGMENT_DELETE):
-            segment.destroy()
+                             context, segment,
+                             Action.SEGMENT_DELETE) as write:
+            write(segment.destroy)
 
 
 def _check_not_null(host_data):
@@ -149,8 +152,8 @@ class HostAPI:
         host.reserved = _bool(host_data.get('reserved', False))
         nova.API().find_compute_service(context, host.name)
         with storage.writing(notifications.notify_about_host_api, context,
-                             host, Action.HOST_CREATE):
-            host.create()
+                             host, Action.HOST_CREATE) as write:
+            write(host.create)
         return host
 
     def update_host(self, context, segment_uuid, host_uuid, host_data):
@@ -169,9 +172,9 @@ class HostAPI:
                 updates[name] = _bool(updates[name])
         _check_not_null(updates)
         with storage.writing(notifications.notify_about_host_api, context,
-                             host, Action.HOST_UPDATE):
+                             host, Action.HOST_UPDATE) as write:
             host.update(updates)
-            host.save()
+            write(host.save)
         return host
 
     def delete_host(self, context, segment_uuid, host_uuid):
@@ -181,8 +184,8 @@ class HostAPI:
             message="Host %s can't be deleted as it is in-use to process "
                     "notifications." % host.uuid))
         with storage.writing(notifications.notify_about_host_api, context,
-                             host, Action.HOST_DELETE):
-            host.destroy()
+                             host, Action.HOST_DELETE) as write:
+            write(host.destroy)
 
 
 class NotificationAPI:
@@ -230,8 +233,8 @@ class NotificationAPI:
                                                   type=data['type'])
         with storage.writing(notifications.notify_about_notification_api,
                              context, notification,
-                             Action.NOTIFICATION_CREATE):
-            notification.create()
+                             Action.NOTIFICATION_CREATE) as write:
+            write(notification.create)
         try:
             self.engine_rpcapi.process_notification(context, notification)
         except Exception as error:

@@ -1,9 +1,10 @@
 """How the API's rules reach the object layer: writes with their
-``*.error`` notification, and lookups and lists of values a database may
+versioned notifications, and lookups and lists of values a database may
 be unable to store or compare (a 400 or "no match", never a 500).
 """
 
 import contextlib
+import functools
 import traceback
 
 from oslo_db import exception as db_exception
@@ -11,6 +12,7 @@ from oslo_utils import excutils
 import sqlalchemy as sa
 
 from masakari import exception
+from masakari.notifications import api as notifications
 from masakari.objects import fields
 from masakari.objects import host as host_obj
 from masakari.objects import segment as segment_obj
@@ -21,17 +23,23 @@ LAST_COMPARABLE_CHARACTER = '\uffff'
 
 @contextlib.contextmanager
 def writing(notify, context, obj, action):
-    """Run a write of ``obj``; on failure emit ``<action>.error``.
+    """The versioned notifications of an API write of ``obj``.
+
+    The block gets a function ``write``: ``write(obj.save)`` runs the
+    save between ``<action>.start`` and ``.end``. When anything in the
+    block fails (the write, or preparing the object before it), emit
+    ``<action>.error``.
 
     :param notify: a ``masakari.notifications.api.notify_about_*_api``.
     :param action: a ``fields.EventNotificationAction`` value.
-    :raises: the write's error, except a value the database cannot hold
+    :raises: the block's error, except a value the database cannot hold
         (e.g. a text over the 65,535 bytes of a MySQL TEXT column): that
         is bad input, a ValidationError (400) ``Invalid input received:
         <the database's reason>``.
     """
     try:
-        yield
+        yield functools.partial(notifications.around_write, notify,
+                                context, obj, action)
     except Exception as error:
         with excutils.save_and_reraise_exception() as saved:
             notify(context, obj, action=action,

@@ -1,10 +1,12 @@
 """Build and emit the versioned notifications of segments, hosts and
 notifications (doc/source/user/notifications.rst).
 
-Callers: the objects' create/save/destroy (start/end), masakari.ha.api
-(API-side error phases) and the engine (notification.process.*).
-Emission only sends anything when [oslo_messaging_notifications]/driver
-is set; oslo.messaging drops the message otherwise.
+Callers own their event families and hand the ``notify_about_*`` helper
+to :func:`around_write`: masakari.ha wraps every API write (start, end
+and error), the engine its host updates and ``notification.process.*``.
+Objects emit nothing. Emission only sends anything when
+[oslo_messaging_notifications]/driver is set; oslo.messaging drops the
+message otherwise.
 
 The publisher is ``<binary>:<socket hostname>``. The binary is the
 running process's, set once at start-up with :func:`set_binary`
@@ -79,6 +81,27 @@ def _emit(context, notification_cls, payload, priority, action, phase,
         context=context, priority=priority, publisher=publisher,
         event_type=event_type, payload=payload)
     notification.emit(context)
+
+
+def around_write(notify, context, obj, action, write):
+    """Run ``write()``, a write of ``obj``, between ``<action>.start`` and
+    ``<action>.end``; returns what it returns.
+
+    Both payloads show ``obj`` as it was before the write: as in Masakari
+    22.0.0, the .end is built before the write reloads the object from its
+    row (no id or uuid after a create, the id still there after a
+    delete). A failing write sends no .end; its .error is the caller's.
+
+    :param notify: a ``notify_about_*_api`` function of this module.
+    :param action: a fields.EventNotificationAction value.
+    """
+    notify(context, obj, action=action,
+           phase=fields.EventNotificationPhase.START)
+    before = obj.obj_clone()
+    result = write()
+    notify(context, before, action=action,
+           phase=fields.EventNotificationPhase.END)
+    return result
 
 
 def notify_about_segment_api(context, segment, action, phase=None,

@@ -95,9 +95,9 @@ class MasakariPersistentObject(object):
 
     A class names its uuid field in ``UUID_FIELD`` and overrides
     ``_from_db_object`` when a field is not its row's column as is.
-    ``notify`` below is one of the ``notify_about_*_api`` functions of
-    masakari.notifications.api, or None for what publishes nothing
-    (Notification.save and .destroy, VMove).
+    Objects send no versioned notification: the layer that asks for a
+    write announces it (masakari.ha for the API, the engine for its host
+    updates).
     """
 
     UUID_FIELD = 'uuid'
@@ -127,25 +127,13 @@ class MasakariPersistentObject(object):
         """The changed fields, as the DB API takes them."""
         return self.masakari_obj_get_changes()
 
-    def _between_notifications(self, notify, action, write, *args):
-        """``write(*args)`` between the ``action``'s .start and .end
-        notifications (none when ``notify`` is None); returns its result.
-        """
-        if notify is not None:
-            notify(self._context, self, action=action,
-                   phase=fields.EventNotificationPhase.START)
-        result = write(*args)
-        if notify is not None:
-            notify(self._context, self, action=action,
-                   phase=fields.EventNotificationPhase.END)
-        return result
-
-    def _create(self, db_create, notify=None, action=None, prepare=None):
+    def _create(self, db_create, prepare=None):
         """Insert the changed fields, then reload from the new row.
 
-        The uuid is generated into the insert only: as in the reference,
-        the .end payload is built before the reload, without the id and
-        the uuid.
+        The uuid is generated into the insert only, so until the reload
+        the object is as it was sent to the database (what the .end of a
+        versioned notification about it shows, see
+        masakari.notifications.api.around_write).
 
         :param prepare: checks and adjusts the insert's values in place.
         :raises: ObjectActionError when the object already has an id.
@@ -158,20 +146,18 @@ class MasakariPersistentObject(object):
             updates[self.UUID_FIELD] = uuidutils.generate_uuid()
         if prepare is not None:
             prepare(updates)
-        db_row = self._between_notifications(notify, action, db_create,
-                                             self._context, updates)
+        db_row = db_create(self._context, updates)
         self._from_db_object(self._context, self, db_row)
 
-    def _save(self, db_update, notify=None, action=None):
+    def _save(self, db_update):
         """Write the changed fields (never the id), then reload."""
         updates = self._db_updates()
         updates.pop('id', None)
-        db_row = self._between_notifications(
-            notify, action, db_update, self._context,
-            getattr(self, self.UUID_FIELD), updates)
+        db_row = db_update(self._context, getattr(self, self.UUID_FIELD),
+                           updates)
         self._from_db_object(self._context, self, db_row)
 
-    def _destroy(self, db_delete, notify=None, action=None):
+    def _destroy(self, db_delete):
         """Soft-delete the row, then forget the id.
 
         :raises: ObjectActionError when the object has no id or no uuid.
@@ -182,9 +168,7 @@ class MasakariPersistentObject(object):
         if not self.obj_attr_is_set(self.UUID_FIELD):
             raise exception.ObjectActionError(action='destroy',
                                               reason='no uuid')
-        self._between_notifications(notify, action, db_delete,
-                                    self._context,
-                                    getattr(self, self.UUID_FIELD))
+        db_delete(self._context, getattr(self, self.UUID_FIELD))
         delattr(self, 'id')
 
 

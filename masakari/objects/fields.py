@@ -2,10 +2,13 @@
 
 The enum *type* class names and the order of their ``ALL`` values are part
 of every object fingerprint (they appear in the field ``repr``), so they
-must never change; the ``...Field`` class names are free.
+must never change; the ``...Field`` class names are free. The values that
+the database schema also stores come from masakari.enums.
 """
 
 from oslo_versionedobjects import fields
+
+from masakari import enums
 
 # Stock oslo field types, re-exported so object modules import one place.
 BooleanField = fields.BooleanField
@@ -45,15 +48,10 @@ class IndexedEnum(BaseMasakariEnum):
         return cls.ALL[index]
 
 
-class FailoverSegmentRecoveryMethod(IndexedEnum):
-    """How the hosts of a failover segment are recovered."""
-
-    AUTO = "auto"
-    RESERVED_HOST = "reserved_host"
-    AUTO_PRIORITY = "auto_priority"
-    RH_PRIORITY = "rh_priority"
-
-    ALL = (AUTO, RESERVED_HOST, AUTO_PRIORITY, RH_PRIORITY)
+class FailoverSegmentRecoveryMethod(enums.RecoveryMethod, IndexedEnum):
+    """How the hosts of a failover segment are recovered (the values and
+    ``ALL`` of enums.RecoveryMethod).
+    """
 
 
 class NotificationType(IndexedEnum):
@@ -96,17 +94,10 @@ class ClusterStatusType(IndexedEnum):
     ALL = (ONLINE, OFFLINE)
 
 
-class NotificationStatus(IndexedEnum):
-    """Where a notification is in its processing."""
-
-    NEW = "new"
-    RUNNING = "running"
-    ERROR = "error"
-    FAILED = "failed"
-    IGNORED = "ignored"
-    FINISHED = "finished"
-
-    ALL = (NEW, RUNNING, ERROR, FAILED, IGNORED, FINISHED)
+class NotificationStatus(enums.NotificationStatus, IndexedEnum):
+    """Where a notification is in its processing (the values and ``ALL``
+    of enums.NotificationStatus).
+    """
 
 
 class EventNotificationAction(IndexedEnum):

@@ -4,12 +4,9 @@ from oslo_utils import versionutils
 
 from masakari.db import api as db
 from masakari import exception
-from masakari.notifications import api as notifications
 from masakari.objects import base
 from masakari.objects import fields
 from masakari.objects import segment
-
-Action = fields.EventNotificationAction
 
 
 @base.MasakariObjectRegistry.register
@@ -89,22 +86,18 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
 
     @base.remotable
     def create(self):
-        """Insert the host, between host.create.start and .end.
+        """Insert the host, then reload it.
 
         The segment travels to the DB as ``failover_segment_id`` = the
         segment's uuid.
 
         :raises: ObjectActionError (already created, no segment), HostExists
         """
-        self._create(db.host_create, notifications.notify_about_host_api,
-                     Action.HOST_CREATE, prepare=_segment_uuid_for_db)
+        self._create(db.host_create, prepare=_segment_uuid_for_db)
 
     @base.remotable
     def save(self):
-        """Write the changed fields, between host.update.start and .end.
-
-        Published under the binary of the running process (masakari-api or
-        masakari-engine), see notifications.api.set_binary.
+        """Write the changed fields, then reload.
 
         :raises: ObjectActionError if the segment changed, HostNotFound,
             HostExists
@@ -112,35 +105,31 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
         if 'failover_segment' in self.obj_what_changed():
             raise exception.ObjectActionError(
                 action='save', reason='failover segment changed')
-        self._save(db.host_update, notifications.notify_about_host_api,
-                   Action.HOST_UPDATE)
+        self._save(db.host_update)
 
     @base.remotable
     def destroy(self):
-        """Soft-delete the host, between host.delete.start and .end.
+        """Soft-delete the host.
 
         :raises: ObjectActionError if not created or without uuid,
             HostNotFound
         """
-        self._destroy(db.host_delete, notifications.notify_about_host_api,
-                      Action.HOST_DELETE)
+        self._destroy(db.host_delete)
 
     def take_reserved(self):
-        """Take this reserved host for a recovery: ``reserved`` becomes
-        false, unless another engine took it first.
+        """Claim this reserved host for a recovery: the stored ``reserved``
+        becomes false, unless another engine claimed it first.
 
-        One conditional UPDATE decides the winner; the winner then saves
-        the change as any host update (host.update.start/.end).
+        One conditional UPDATE decides the winner. The object is left
+        unchanged: the winner records the change as any host update
+        (``reserved = False``, then save()).
 
         :returns: True when this caller took it, False when the stored
-            host was not reserved any more (the object is then unchanged).
+            host was not reserved any more.
         """
-        if db.host_update_if(self._context, self.uuid, {'reserved': True},
-                             {'reserved': False}) is None:
-            return False
-        self.reserved = False
-        self.save()
-        return True
+        return db.host_update_if(self._context, self.uuid,
+                                 {'reserved': True},
+                                 {'reserved': False}) is not None
 
 
 def _segment_uuid_for_db(updates):

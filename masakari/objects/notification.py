@@ -3,11 +3,8 @@
 from oslo_serialization import jsonutils
 
 from masakari.db import api as db
-from masakari.notifications import api as notifications
 from masakari.objects import base
 from masakari.objects import fields
-
-Action = fields.EventNotificationAction
 
 # Filled by the engine on request (RPC 1.1); never stored.
 NOT_PERSISTED = ('recovery_workflow_details',)
@@ -91,17 +88,15 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
 
     @base.remotable
     def create(self):
-        """Insert it, between notification.create.start and .end.
+        """Insert it, then reload it.
 
         :raises: ObjectActionError if already created
         """
-        self._create(db.notification_create,
-                     notifications.notify_about_notification_api,
-                     Action.NOTIFICATION_CREATE)
+        self._create(db.notification_create)
 
     @base.remotable
     def save(self):
-        """Write the changed persisted fields; sends no notification.
+        """Write the changed persisted fields, then reload.
 
         :raises: NotificationNotFound
         """
@@ -109,7 +104,7 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
 
     @base.remotable
     def destroy(self):
-        """Soft-delete it and its vmoves; sends no notification.
+        """Soft-delete it and its vmoves.
 
         :raises: ObjectActionError if not created or without uuid,
             NotificationNotFound
@@ -121,8 +116,7 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         list) to ``to_status``, unless another process moved it first.
 
         One conditional UPDATE decides, so that two engines never both
-        start (or both give up) the same notification. Sends no
-        notification, as save().
+        start (or both give up) the same notification.
 
         :returns: True when this caller made the change; the object is
             then reloaded. False when the stored status (or the row) was

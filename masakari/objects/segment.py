@@ -3,11 +3,8 @@
 from oslo_utils import versionutils
 
 from masakari.db import api as db
-from masakari.notifications import api as notifications
 from masakari.objects import base
 from masakari.objects import fields
-
-Action = fields.EventNotificationAction
 
 
 @base.MasakariObjectRegistry.register
@@ -67,34 +64,28 @@ class FailoverSegment(base.MasakariPersistentObject, base.MasakariObject,
 
     @base.remotable
     def create(self):
-        """Insert the segment, between segment.create.start and .end.
+        """Insert the segment, then reload it.
 
         :raises: ObjectActionError if already created, FailoverSegmentExists
         """
-        self._create(db.failover_segment_create,
-                     notifications.notify_about_segment_api,
-                     Action.SEGMENT_CREATE)
+        self._create(db.failover_segment_create)
 
     @base.remotable
     def save(self):
-        """Write the changed fields, between segment.update.start and .end.
+        """Write the changed fields, then reload.
 
         :raises: FailoverSegmentNotFound, FailoverSegmentExists
         """
-        self._save(db.failover_segment_update,
-                   notifications.notify_about_segment_api,
-                   Action.SEGMENT_UPDATE)
+        self._save(db.failover_segment_update)
 
     @base.remotable
     def destroy(self):
-        """Soft-delete the segment and its hosts (segment.delete.*).
+        """Soft-delete the segment and its hosts.
 
         :raises: ObjectActionError if not created or without uuid,
             FailoverSegmentNotFound
         """
-        self._destroy(db.failover_segment_delete,
-                      notifications.notify_about_segment_api,
-                      Action.SEGMENT_DELETE)
+        self._destroy(db.failover_segment_delete)
 
     def is_under_recovery(self, filters=None):
         """True when a host of this segment has a notification in filters.

@@ -11,11 +11,9 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 from sqlalchemy import orm
 
-BASE = orm.declarative_base()
+from masakari import enums
 
-RECOVERY_METHODS = ('auto', 'reserved_host', 'auto_priority', 'rh_priority')
-NOTIFICATION_STATUSES = ('new', 'running', 'error', 'failed', 'ignored',
-                         'finished')
+BASE = orm.declarative_base()
 
 
 def utcnow_whole_seconds():
@@ -58,7 +56,8 @@ class FailoverSegment(BASE, MasakariBase):
     service_type = orm.mapped_column(sa.String(255), nullable=False)
     description = orm.mapped_column(sa.Text)
     recovery_method = orm.mapped_column(
-        sa.Enum(*RECOVERY_METHODS, name='recovery_methods'), nullable=False)
+        sa.Enum(*enums.RecoveryMethod.ALL, name='recovery_methods'),
+        nullable=False)
     enabled = orm.mapped_column(sa.Boolean, default=True)
 
 
@@ -110,7 +109,7 @@ class Notification(BASE, MasakariBase):
     type = orm.mapped_column(sa.String(36), nullable=False)
     payload = orm.mapped_column(sa.Text)
     status = orm.mapped_column(
-        sa.Enum(*NOTIFICATION_STATUSES, name='notification_status'),
+        sa.Enum(*enums.NotificationStatus.ALL, name='notification_status'),
         nullable=False)
     failover_segment_uuid = orm.mapped_column(sa.String(36))
     message = orm.mapped_column(sa.Text)

@@ -28,26 +28,34 @@ class ExceptionPayload(base.NotificationPayloadBase):
     def from_exc_and_traceback(cls, fault, traceback):
         """Describe ``fault``, raised where the handled exception was.
 
-        Call it inside the ``except`` block: module and function come from
+        Call it inside the ``except`` block: module and function are the
+        ``raised_in`` of a Masakari exception that has one (the database
+        layer names its operation as Masakari 22.0.0 does), else those of
         the innermost frame of the exception being handled (``unknown``
         when none is).
 
         :param fault: the exception (its class name and text are recorded).
         :param traceback: the formatted traceback, recorded as given.
         """
-        module_name = function_name = UNKNOWN
-        trace = inspect.trace()
-        if trace:
-            frame = trace[-1]
-            module = inspect.getmodule(frame[0])
-            if module is not None:
-                module_name = module.__name__
-            function_name = frame[3]
+        module_name, function_name = (getattr(fault, 'raised_in', None) or
+                                      _innermost_frame())
         return cls(module_name=module_name,
                    function_name=function_name,
                    exception=fault.__class__.__name__,
                    exception_message=str(fault),
                    traceback=traceback)
+
+
+def _innermost_frame():
+    """(module, function) of the innermost frame of the exception being
+    handled, ``unknown`` for what cannot be told.
+    """
+    trace = inspect.trace()
+    if not trace:
+        return UNKNOWN, UNKNOWN
+    frame = trace[-1]
+    module = inspect.getmodule(frame[0])
+    return (UNKNOWN if module is None else module.__name__), frame[3]
 
 
 @masakari_base.MasakariObjectRegistry.register_notification

@@ -76,6 +76,10 @@ MESSAGE_KEYS = ({'message_id', 'publisher_id', 'event_type', 'priority',
                  'payload', 'timestamp', '_unique_id'} |
                 {'_context_%s' % key for key in CONTEXT_KEYS})
 DB_TIME = r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'
+# Who announces the writes of each object, by object name.
+NOTIFY = {'FailoverSegment': notifications.notify_about_segment_api,
+          'Host': notifications.notify_about_host_api,
+          'Notification': notifications.notify_about_notification_api}
 
 
 def load_expected(name):
@@ -130,7 +134,7 @@ class NotificationBusTestCase(base.RabbitTestCase):
             self.ctxt, name='seg1', service_type='compute',
             description=None, recovery_method='auto', enabled=True)
         segment.update(values)
-        segment.create()
+        self.announce(segment, Action.SEGMENT_CREATE, segment.create)
         return segment
 
     def create_host(self, segment, **values):
@@ -138,8 +142,15 @@ class NotificationBusTestCase(base.RabbitTestCase):
             self.ctxt, name='h1', type='COMPUTE', control_attributes='SSH',
             reserved=False, on_maintenance=False, failover_segment=segment)
         host.update(values)
-        host.create()
+        self.announce(host, Action.HOST_CREATE, host.create)
         return host
+
+    def announce(self, obj, action, write):
+        """``write()`` between the ``action``'s start and end, as
+        masakari.ha and the engine announce their writes.
+        """
+        notifications.around_write(NOTIFY[obj.obj_name()], self.ctxt, obj,
+                                   action, write)
 
 
 class TestApiNotifications(NotificationBusTestCase):
@@ -147,19 +158,20 @@ class TestApiNotifications(NotificationBusTestCase):
     def test_catalogue_of_the_api_operations(self):
         segment = self.create_segment(name='test')
         segment.description = 'd2'
-        segment.save()
+        self.announce(segment, Action.SEGMENT_UPDATE, segment.save)
         host = self.create_host(segment)
         host.reserved = True
-        host.save()
+        self.announce(host, Action.HOST_UPDATE, host.save)
         notification = objects.Notification(
             self.ctxt, type='PROCESS', status='new',
             generated_time='2026-10-28T10:00:00Z',
             source_host_uuid=host.uuid,
             payload={'event': 'STOPPED', 'process_name': 'nova-compute'},
             failover_segment_uuid=segment.uuid)
-        notification.create()
-        host.destroy()
-        segment.destroy()
+        self.announce(notification, Action.NOTIFICATION_CREATE,
+                      notification.create)
+        self.announce(host, Action.HOST_DELETE, host.destroy)
+        self.announce(segment, Action.SEGMENT_DELETE, segment.destroy)
 
         received = self.receive('info', len(API_CATALOGUE))
 
@@ -188,7 +200,7 @@ class TestApiNotifications(NotificationBusTestCase):
             self.ctxt, name='seg1', service_type='compute',
             description=None, recovery_method='auto', enabled=True)
         try:
-            duplicate.create()
+            self.announce(duplicate, Action.SEGMENT_CREATE, duplicate.create)
         except exception.FailoverSegmentExists as error:
             formatted = traceback.format_exc()
             notifications.notify_about_segment_api(
@@ -212,8 +224,10 @@ class TestApiNotifications(NotificationBusTestCase):
              'Failover segment with name seg1 already exists.', formatted),
             (fault['exception'], fault['exception_message'],
              fault['traceback']))
-        # Where our DB layer raised it (the reference's module differs).
-        self.assertEqual('masakari.db.api', fault['module_name'])
+        # The operation that raised it, named as 22.0.0 names it.
+        self.assertEqual(('masakari.db.sqlalchemy.api',
+                          'failover_segment_create'),
+                         (fault['module_name'], fault['function_name']))
 
 
 class TestEngineNotifications(NotificationBusTestCase):
@@ -222,12 +236,12 @@ class TestEngineNotifications(NotificationBusTestCase):
     def test_host_update_by_the_engine(self):
         segment = self.create_segment(uuid=SEGMENT_UUID)
         segment.description = 'd2'
-        segment.save()
+        self.announce(segment, Action.SEGMENT_UPDATE, segment.save)
         host = self.create_host(segment, uuid=HOST_UUID)
         self.receive('info', 6)
 
         host.on_maintenance = True
-        host.save()
+        self.announce(host, Action.HOST_UPDATE, host.save)
 
         start, end = self.receive('info', 2)
         self.assertEqual(('host.update.start', 'host.update.end'),
@@ -251,7 +265,8 @@ class TestEngineNotifications(NotificationBusTestCase):
             payload={'event': 'STOPPED', 'host_status': 'NORMAL',
                      'cluster_status': 'OFFLINE'},
             failover_segment_uuid=host.failover_segment.uuid)
-        notification.create()
+        self.announce(notification, Action.NOTIFICATION_CREATE,
+                      notification.create)
         self.receive('info', 6)
         expected = load_expected('process-notification-error-payload-data'
                                  '.json')

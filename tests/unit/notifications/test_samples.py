@@ -173,8 +173,8 @@ class TestApiSamples(SampleTestCase):
         self.call(204, 'DELETE', path)
 
         def delete():
-            with storage.writing(notify, ctxt, obj, action):
-                obj.destroy()
+            with storage.writing(notify, ctxt, obj, action) as write:
+                write(obj.destroy)
 
         # NOTE: the fixture's in-memory database is used by one thread at
         # a time; requests take this turn themselves.

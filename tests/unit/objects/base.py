@@ -1,4 +1,8 @@
-"""ObjectTestCase: objects on in-memory SQLite, notifications captured."""
+"""ObjectTestCase: objects on in-memory SQLite, without a notifier.
+
+Objects send no versioned notification; what their writes publish is
+tested with the layer that announces them (tests/unit/notifications).
+"""
 
 import datetime
 
@@ -9,7 +13,6 @@ from masakari import context
 from masakari import objects
 from tests.fixtures import conf as conf_fixture
 from tests.fixtures import database as database_fixture
-from tests.fixtures import rpc as rpc_fixture
 
 CONF = masakari.conf.CONF
 objects.register_all()
@@ -25,13 +28,8 @@ class ObjectTestCase(test_base.BaseTestCase):
         super().setUp()
         self.useFixture(conf_fixture.ConfFixture(CONF))
         self.useFixture(database_fixture.Database(CONF))
-        self.bus = self.useFixture(rpc_fixture.RPCFixture(CONF))
         self.ctxt = context.RequestContext(user_id='u1', project_id='p1',
                                            is_admin=True)
-
-    def data_keys(self, event_type):
-        """The payload data keys of the only ``event_type`` emitted."""
-        return set(self.bus.payload_data(event_type))
 
     def create_segment(self, **values):
         fields = {'name': 'seg1', 'service_type': 'compute',
@@ -51,7 +49,8 @@ class ObjectTestCase(test_base.BaseTestCase):
         host.create()
         return host
 
-    def create_notification(self, **values):
+    def new_notification(self, **values):
+        """A PROCESS notification, not yet created."""
         fields = {'type': 'PROCESS', 'status': 'new',
                   'generated_time': datetime.datetime(2026, 10, 28, 10),
                   'source_host_uuid': HOST_UUID,
@@ -59,6 +58,9 @@ class ObjectTestCase(test_base.BaseTestCase):
                               'process_name': 'nova-compute'},
                   'failover_segment_uuid': SEGMENT_UUID}
         fields.update(values)
-        notification = objects.Notification(self.ctxt, **fields)
+        return objects.Notification(self.ctxt, **fields)
+
+    def create_notification(self, **values):
+        notification = self.new_notification(**values)
         notification.create()
         return notification

@@ -4,10 +4,11 @@ Unlike segments and hosts, ``required`` precedes ``additionalProperties``.
 """
 
 from masakari.api.validation import parameter_types
+from masakari.objects import fields
 
 # NOTE: a tuple, so that enum errors render it as the reference does:
 # ('COMPUTE_HOST', 'VM', 'PROCESS').
-NOTIFICATION_TYPES = ('COMPUTE_HOST', 'VM', 'PROCESS')
+NOTIFICATION_TYPES = fields.NotificationType.ALL
 
 create = {
     'type': 'object',

@@ -1,14 +1,21 @@
 """Payload schemas per notification type, validated with the payload as
 the root document (so missing or extra keys carry no field prefix).
+
+The enums are the tuples of masakari.objects.fields: error messages list
+them in that order, in parentheses.
 """
 
-EVENTS = ('STARTED', 'STOPPED')
+from masakari.objects import fields
+
+EVENTS = fields.EventType.ALL
 
 compute_host = {
     'type': 'object',
     'properties': {
-        'host_status': {'enum': ('NORMAL', 'UNKNOWN'), 'type': 'string'},
-        'cluster_status': {'enum': ('ONLINE', 'OFFLINE'), 'type': 'string'},
+        'host_status': {'enum': fields.HostStatusType.ALL,
+                        'type': 'string'},
+        'cluster_status': {'enum': fields.ClusterStatusType.ALL,
+                           'type': 'string'},
         'event': {'enum': EVENTS, 'type': 'string'},
     },
     'required': ['event'],
@@ -38,4 +45,6 @@ vm = {
     'additionalProperties': False,
 }
 
-BY_TYPE = {'COMPUTE_HOST': compute_host, 'PROCESS': process, 'VM': vm}
+BY_TYPE = {fields.NotificationType.COMPUTE_HOST: compute_host,
+           fields.NotificationType.PROCESS: process,
+           fields.NotificationType.VM: vm}

@@ -2,8 +2,11 @@
 
 from masakari.api.openstack.ha.schemas import envelope
 from masakari.api.validation import parameter_types
+from masakari.objects import fields
 
-RECOVERY_METHODS = ['auto', 'reserved_host', 'auto_priority', 'rh_priority']
+# NOTE: a list, so that enum errors render it as the reference does:
+# ['auto', 'reserved_host', 'auto_priority', 'rh_priority'].
+RECOVERY_METHODS = list(fields.FailoverSegmentRecoveryMethod.ALL)
 REQUIRED = ['name', 'recovery_method', 'service_type']
 
 _segment_properties = {
