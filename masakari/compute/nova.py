@@ -87,7 +87,7 @@ def _session():
                 system_scope=system_scope)
             session = ks_session.Session(
                 auth=auth, verify=verify, timeout=timeout,
-                session=nova_metrics.requests_session())
+                session=nova_metrics.requests_session(auth_url))
             _current_session = (credentials, session)
         return _current_session[1]
 

@@ -98,7 +98,8 @@ def nova():
             'masakari_nova_request_duration_seconds', 'Time to Nova\'s '
             'answer, by operation.', ['operation'],
             buckets=REQUEST_BUCKETS),
-        tokens=prom.Counter(
-            'masakari_keystone_token_requests', 'Token requests to '
-            'Keystone, by HTTP status ("error" when no answer came).',
-            ['status']))
+        keystone=prom.Counter(
+            'masakari_keystone_requests', 'Requests to Keystone, by '
+            'operation (a token request is "POST /auth/tokens") and HTTP '
+            'status ("error" when no answer came).',
+            ['operation', 'status']))

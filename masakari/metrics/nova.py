@@ -1,11 +1,13 @@
 """Requests to Nova and Keystone, seen at the one HTTP session of
 masakari.compute.nova: counted by operation and status, and timed.
 
-An operation is the method and the path template, with ids replaced and
-a server action named by its body, e.g. ``GET /servers/detail``,
-``PUT /os-services/{id}``, ``POST /servers/{id}/action evacuate``; so the
-label values are bounded by the Nova API. A request to the Keystone
-``auth/tokens`` path counts as a token request instead.
+An operation is the method and the path template after the API version,
+with ids replaced and a server action named by its body, e.g.
+``GET /servers/detail``, ``PUT /os-services/{id}``,
+``POST /servers/{id}/action evacuate``; so the label values are bounded
+by the Nova API. Requests under the Keystone URL
+([DEFAULT]/os_privileged_user_auth_url) are Keystone's: a token request
+is ``POST /auth/tokens``, version discovery ``GET /``.
 """
 
 import json
@@ -24,7 +26,6 @@ ID_SEGMENT = re.compile(r'^([0-9a-fA-F-]{32,36}|\d+|[0-9a-fA-F]{16,})$')
 # Everything up to the API version (/compute/v2.1/...) is deployment
 # specific.
 VERSION_SEGMENT = re.compile(r'^v\d+(\.\d+)?$')
-TOKEN_PATH = 'auth/tokens'
 NO_ANSWER = 'error'
 
 
@@ -47,10 +48,11 @@ def operation(method, url, body=None):
     return name
 
 
-def _record(request, status, seconds):
+def _record(auth_url, request, status, seconds):
     nova = families.nova()
-    if parse.urlsplit(request.url).path.rstrip('/').endswith(TOKEN_PATH):
-        nova.tokens.labels(status).inc()
+    if auth_url and request.url.startswith(auth_url):
+        name = operation(request.method, request.url[len(auth_url):])
+        nova.keystone.labels(name, status).inc()
         return
     name = operation(request.method, request.url, request.body)
     nova.requests.labels(name, status).inc()
@@ -64,26 +66,27 @@ class RecordingSession(requests.Session):
     keystoneauth makes for itself does.
     """
 
-    def __init__(self):
+    def __init__(self, auth_url):
         super().__init__()
+        self.auth_url = (auth_url or '').rstrip('/')
         adapter = ks_session.TCPKeepAliveAdapter()
         for scheme in list(self.adapters):
             self.mount(scheme, adapter)
 
     def send(self, request, **kwargs):
         started = time.monotonic()
+        status = NO_ANSWER
         try:
             response = super().send(request, **kwargs)
-        except requests.RequestException:
-            _record(request, NO_ANSWER, time.monotonic() - started)
-            raise
-        _record(request, str(response.status_code),
-                time.monotonic() - started)
-        return response
+            status = str(response.status_code)
+            return response
+        finally:
+            _record(self.auth_url, request, status,
+                    time.monotonic() - started)
 
 
-def requests_session():
+def requests_session(auth_url):
     """The requests session for keystoneauth: a recording one when
     metrics are enabled, else None (keystoneauth makes its own).
     """
-    return RecordingSession() if metrics.enabled() else None
+    return RecordingSession(auth_url) if metrics.enabled() else None
