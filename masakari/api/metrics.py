@@ -36,12 +36,20 @@ def route_of(method, path):
     if not path.startswith(V1_PREFIX + '/'):
         return UNMATCHED
     rest = FORMAT_SUFFIX.sub('', path[len(V1_PREFIX):])
-    matched = _router().match(method, rest)
-    if matched is None:
-        return UNMATCHED
-    names = {value: '{%s}' % key for key, value in matched[2].items()}
-    return V1_PREFIX + '/'.join(names.get(segment, segment)
-                                for segment in rest.split('/'))
+    for route_method, regex, _handler, _action in _router().routes:
+        found = regex.match(rest) if route_method == method else None
+        if found:
+            return V1_PREFIX + _template(rest, found)
+    return UNMATCHED
+
+
+def _template(path, found):
+    """``path`` with each matched argument replaced by ``{name}``."""
+    arguments = sorted((found.span(name), name) for name, value in
+                       found.groupdict().items() if value is not None)
+    for (start, end), name in reversed(arguments):
+        path = path[:start] + '{%s}' % name + path[end:]
+    return path
 
 
 def wrap(app):

@@ -81,11 +81,15 @@ class OldestNotificationCollector:
     from the database at each scrape: it is the same for every engine.
     """
 
-    def collect(self):
-        gauge = GaugeMetricFamily(
+    @staticmethod
+    def _family():
+        return GaugeMetricFamily(
             'masakari_engine_oldest_notification_age_seconds',
             'Seconds since the oldest notification in this status was '
             'received (0 when there is none).', labels=['status'])
+
+    def collect(self):
+        gauge = self._family()
         oldest = {}
         for notification in objects.NotificationList.get_all(
                 masakari_context.get_admin_context(),
@@ -101,5 +105,6 @@ class OldestNotificationCollector:
         yield gauge
 
     def describe(self):
-        # NOTE: no database query when the collector is registered.
-        return []
+        # NOTE: the family without samples: no database query when the
+        # collector is registered.
+        return [self._family()]
