@@ -8,6 +8,8 @@ notifications processed by any engine (Masakari 22.0.0 included): only
 the stored progress details and vmoves are read.
 """
 
+import warnings
+
 from oslo_config import cfg
 
 from masakari import context
@@ -48,8 +50,11 @@ def show():
                 'are stored there.'))
         return 1
     # NOTE: imported only when needed, as in ``db purge``: taskflow's SQL
-    # backend imports eventlet, which warns on import.
-    from masakari.engine.drivers.taskflow import timeline
+    # backend imports eventlet, whose deprecation warning would be
+    # printed in the middle of the timeline.
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        from masakari.engine.drivers.taskflow import timeline
     objects.register_all()
     admin = context.get_admin_context()
     uuid = CONF.category.notification_uuid
