@@ -17,6 +17,7 @@ from oslo_utils import timeutils
 import masakari.conf
 from masakari.engine.drivers.taskflow import timeline
 from masakari import exception
+from masakari import metrics
 from masakari.metrics import engine as engine_metrics
 from masakari import objects
 from masakari.objects import fields
@@ -55,18 +56,25 @@ def observe(handler, received_status):
     return observed
 
 
-def _report(context, notification, status, seconds, started_at):
+def _source_host(context, notification):
     try:
-        host = objects.Host.get_by_uuid(context,
+        return objects.Host.get_by_uuid(context,
                                         notification.source_host_uuid)
     except exception.HostNotFound:
-        host = None
+        return None
+
+
+def _report(context, notification, status, seconds, started_at):
     is_host = notification.type == fields.NotificationType.COMPUTE_HOST
+    host = _source_host(context, notification) if is_host else None
     method = (host.failover_segment.recovery_method
-              if is_host and host is not None else NO_METHOD)
+              if host is not None else NO_METHOD)
     engine_metrics.recovery_ended(notification.type, method, status,
                                   seconds)
-    if status == Status.IGNORED or not CONF.taskflow.connection:
+    # NOTE: the timeline is read for the log line of host recoveries and
+    # for the metrics; nothing else needs the extra database reads.
+    if (status == Status.IGNORED or not CONF.taskflow.connection or
+            not (is_host or metrics.enabled())):
         return
     run = timeline.merge([
         run for run in timeline.load(context,

@@ -37,6 +37,8 @@ class PhaseTableTestCase(testtools.TestCase):
                 ('prepare_HA_enabled_instances_task', 'prepare'),
                 ('EvacuateInstancesTask', 'evacuate'),
                 ('FenceHostTask', 'fencing'),
+                ('MassFailureBrakeTask', 'brake'),
+                ('ReturnToServiceTask', 'return'),
                 ('ForceDownComputeServiceTask', 'disable'),
                 ('StopInstanceTask', 'stop'),
                 ('ConfirmComputeNodeDisabledTask', 'confirm'),

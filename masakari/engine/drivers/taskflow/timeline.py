@@ -23,6 +23,7 @@ CONF = masakari.conf.CONF
 
 # Task (entry point name, or its class name: the atom name) -> phase.
 PHASES = {
+    'mass_failure_brake_task': 'brake',
     'fence_host_task': 'fencing',
     'force_down_compute_service_task': 'disable',
     'disable_compute_service_task': 'disable',
@@ -33,6 +34,7 @@ PHASES = {
     'confirm_instance_active_task': 'confirm',
     'disable_compute_node_task': 'disable',
     'confirm_compute_node_disabled_task': 'confirm',
+    'return_to_service_task': 'return',
 }
 OTHER = 'other'
 BAR_WIDTH = 40
