@@ -44,8 +44,8 @@ class MiddlewareTestCase(testtools.TestCase):
         before = [count('GET', '200'), count('PUT', '404'),
                   count('DELETE', '500')]
         for method in ('GET', 'GET', 'PUT'):
-            webob.Request.blank('/v1/segments/abc', method=method).get_response(
-                app)
+            request = webob.Request.blank('/v1/segments/abc', method=method)
+            request.get_response(app)
         self.assertRaises(RuntimeError, webob.Request.blank(
             '/v1/segments/abc', method='DELETE').get_response, app)
         after = [count('GET', '200'), count('PUT', '404'),
