@@ -61,9 +61,7 @@ class TestNotificationTimeline(test_manage.ManageTestCase):
                        task('EvacuateInstancesTask', 3, 6, 10)):
             flow.add(detail)
         book.add(flow)
-        backend = persistence.get_backend(self.taskflow_url)
-        with contextlib.closing(backend.get_connection()) as conn:
-            conn.save_logbook(book)
+        self.save_logbook(book)
         return uuid
 
     def test_timeline_of_a_reference_notification(self):
