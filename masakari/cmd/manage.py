@@ -2,8 +2,7 @@
 
 ``db sync [version]`` migrates the main database (then the taskflow one),
 ``db version`` prints its alembic revision, ``db purge`` hard-deletes old
-rows. Outputs and exit codes follow spec 03 §5.2 and §6. The
-``notification`` category is ours: ``notification timeline <uuid>``.
+rows. Outputs and exit codes follow spec 03 §5.2 and §6.
 """
 
 import functools
