@@ -8,7 +8,9 @@ import collections
 import glob
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import time
 
 from prometheus_client import parser
@@ -80,7 +82,7 @@ class MetricsScenario:
         # NOTE: the directory is made by the API; the test reads which
         # processes wrote there.
         cls.multiprocess_dir = os.path.join(
-            '/tmp', 'masakari-e2e-metrics-%d' % cls.api_port)
+            tempfile.gettempdir(), 'masakari-e2e-metrics-%d' % cls.api_port)
         metrics_options = {'enabled': True,
                            'api_listen_port': cls.api_port,
                            'engine_listen_port': cls.engine_port,
@@ -90,8 +92,8 @@ class MetricsScenario:
             cls.options['host_failure'] = {'recovery_time_budget':
                                            cls.budget}
         super().setUpClass()
-        cls.addClassCleanup(subprocess.run, ['rm', '-rf',
-                                             cls.multiprocess_dir])
+        cls.addClassCleanup(shutil.rmtree, cls.multiprocess_dir,
+                            ignore_errors=True)
 
     def engine_log(self):
         return self.deployment.engine.log_text()
