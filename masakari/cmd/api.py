@@ -20,9 +20,12 @@ from oslo_log import log as logging
 from oslo_service import service
 from paste import deploy
 
+from masakari.api import metrics as api_metrics
 from masakari import config
 from masakari import coordination
 from masakari import exception
+from masakari import metrics
+from masakari.metrics import server as metrics_server
 from masakari import objects
 
 CONF = cfg.CONF
@@ -97,7 +100,7 @@ class WSGIService(service.ServiceBase):
 
     def __init__(self, name=APP_NAME):
         self.name = name
-        self.app = load_app(name)
+        self.app = api_metrics.wrap(load_app(name))
         self.workers = _worker_count()
         self.host = CONF.masakari_api_listen
         self.port = CONF.masakari_api_listen_port
@@ -174,6 +177,10 @@ def main():
     config.parse_args(sys.argv)
     logging.setup(CONF, 'masakari')
     objects.register_all()
+    # NOTE: before the workers fork, so that they write where the parent
+    # reads; the parent serves their sum.
+    serve_metrics = (CONF.metrics.enabled and
+                     metrics.configure(True, metrics_server.console_dir()))
     launcher = service.ProcessLauncher(CONF, restart_method='mutate')
     try:
         server = WSGIService(APP_NAME)
@@ -187,4 +194,7 @@ def main():
                    'port': CONF.masakari_api_listen_port, 'error': error})
         sys.exit(1)
     launcher.launch_service(server, workers=server.workers)
+    if serve_metrics:
+        metrics_server.serve(CONF.metrics.listen_address,
+                             CONF.metrics.api_listen_port)
     launcher.wait()

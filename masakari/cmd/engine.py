@@ -10,6 +10,9 @@ from oslo_service import service as oslo_service
 import masakari.conf
 from masakari import config
 from masakari.engine import debug_decorators
+from masakari import metrics
+from masakari.metrics import engine as engine_metrics
+from masakari.metrics import server as metrics_server
 from masakari.notifications import api as notifications
 from masakari import objects
 from masakari import service
@@ -33,5 +36,9 @@ def main():
     objects.register_all()
     notifications.set_binary(notifications.ENGINE_BINARY)
     server = service.Service.create(binary=notifications.ENGINE_BINARY)
+    if metrics.configure(multiprocess=False):
+        metrics_server.serve(
+            CONF.metrics.listen_address, CONF.metrics.engine_listen_port,
+            collectors=[engine_metrics.OldestNotificationCollector()])
     launcher = oslo_service.launch(CONF, server, restart_method='mutate')
     return launcher.wait()

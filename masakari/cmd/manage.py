@@ -14,6 +14,7 @@ from alembic.util import exc as alembic_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from masakari.cmd import notification_timeline
 import masakari.conf
 from masakari import context
 from masakari.db import api as db_api
@@ -26,7 +27,7 @@ from masakari import version
 CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
-CATEGORIES = ('db',)
+CATEGORIES = ('db', 'notification')
 SECONDS_PER_DAY = 86400
 
 
@@ -96,6 +97,8 @@ def db_purge():
 
 
 DB_ACTIONS = {'purge': db_purge, 'sync': db_sync, 'version': db_version}
+NOTIFICATION_ACTIONS = {'timeline': notification_timeline.show}
+ACTIONS = {'db': DB_ACTIONS, 'notification': NOTIFICATION_ACTIONS}
 
 
 def add_command_parsers(subparsers):
@@ -117,6 +120,10 @@ def add_command_parsers(subparsers):
                              '(default: the latest).'))
 
     actions.add_parser('version')
+
+    notification_actions = subparsers.add_parser(
+        'notification').add_subparsers(dest='action')
+    notification_timeline.add_parser(notification_actions)
 
 
 CATEGORY_OPT = cfg.SubCommandOpt('category', title='Command categories',
@@ -165,9 +172,10 @@ def main():
 
     if CONF.category.action is None:
         # NOTE: 22.0.0 crashed here (NoSuchOptError); list the actions.
-        _print_choices(script_name + ' db action [<args>]',
-                       _('Available actions:'), sorted(DB_ACTIONS))
+        category = CONF.category.name
+        _print_choices(script_name + ' %s action [<args>]' % category,
+                       _('Available actions:'), sorted(ACTIONS[category]))
         sys.exit(2)
 
     db_api.configure(CONF)
-    sys.exit(DB_ACTIONS[CONF.category.action]())
+    sys.exit(ACTIONS[CONF.category.name][CONF.category.action]())

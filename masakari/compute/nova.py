@@ -33,6 +33,7 @@ import requests
 
 import masakari.conf
 from masakari import exception
+from masakari.metrics import nova as nova_metrics
 
 LOG = logging.getLogger(__name__)
 CONF = masakari.conf.CONF
@@ -84,8 +85,9 @@ def _session():
                 project_name=project_name, user_domain_name=user_domain_name,
                 project_domain_name=project_domain_name,
                 system_scope=system_scope)
-            session = ks_session.Session(auth=auth, verify=verify,
-                                         timeout=timeout)
+            session = ks_session.Session(
+                auth=auth, verify=verify, timeout=timeout,
+                session=nova_metrics.requests_session(auth_url))
             _current_session = (credentials, session)
         return _current_session[1]
 

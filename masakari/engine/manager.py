@@ -20,6 +20,7 @@ from masakari import context as masakari_context
 from masakari.engine import claims
 from masakari.engine import driver
 from masakari.engine import notification_handlers
+from masakari.engine import recovery_report
 from masakari.engine import rpcapi
 from masakari import exception
 from masakari.i18n import _
@@ -147,9 +148,11 @@ class MasakariManager(manager.Manager):
             LOG.info('Processing notification %(uuid)s of type: %(type)s',
                      {'uuid': notification.notification_uuid,
                       'type': notification.type})
+            received = notification.status
             if not claims.start_notification(context, notification):
                 return
-            handler = notification_handlers.HANDLERS[notification.type]
+            handler = recovery_report.observe(
+                notification_handlers.HANDLERS[notification.type], received)
             try:
                 status = handler(context, self.driver, notification)
             except Exception:

@@ -22,6 +22,7 @@ from masakari import coordination
 from masakari.engine import rpcapi as engine_rpcapi
 from masakari import exception
 from masakari.ha import storage
+from masakari.metrics import api as api_metrics
 from masakari.notifications import api as notifications
 from masakari.objects import fields
 from masakari.objects import host as host_obj
@@ -240,6 +241,7 @@ class NotificationAPI:
         except Exception as error:
             with excutils.save_and_reraise_exception():
                 self._forget(context, notification, error)
+        api_metrics.notification_accepted(notification.type)
         return notification
 
     @staticmethod

@@ -13,7 +13,10 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from paste import deploy
 
+from masakari.api import metrics as api_metrics
 from masakari import config
+from masakari import metrics
+from masakari.metrics import server as metrics_server
 from masakari import objects
 
 CONF = cfg.CONF
@@ -58,8 +61,15 @@ def initialize_application():
     objects.register_all()
     CONF.log_opt_values(LOG, logging.DEBUG)
     paste_file = os.path.join(config_dir, PASTE_FILE)
-    return deploy.loadapp('config:%s' % os.path.abspath(paste_file),
-                          name=APP_NAME)
+    app = deploy.loadapp('config:%s' % os.path.abspath(paste_file),
+                         name=APP_NAME)
+    if metrics.configure(multiprocess=True):
+        # NOTE: every process of the server tries; the first to bind the
+        # port serves the sum of all of them (multiprocess mode).
+        metrics_server.serve(CONF.metrics.listen_address,
+                             CONF.metrics.api_listen_port,
+                             taken_is_fine=True)
+    return api_metrics.wrap(app)
 
 
 def _build():

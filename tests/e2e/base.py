@@ -31,22 +31,23 @@ def generated_time(offset_seconds=0):
 
 
 class E2ETestCase(testtools.TestCase):
-    """Starts ``Deployment(topology, options, api_server, api_count)`` once
-    for the class; ``self.api``, ``self.simulator`` and ``self.bus`` talk to
-    it.
+    """Starts ``Deployment(topology, options, api_server, api_count,
+    api_workers)`` once for the class; ``self.api``, ``self.simulator`` and
+    ``self.bus`` talk to it.
     """
 
     topology = {'hosts': [], 'delays': INSTANT}
     options = {}
     api_server = 'console'
     api_count = 1
+    api_workers = 1
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.deployment = processes.Deployment(
             cls.topology, options=cls.options, api_server=cls.api_server,
-            api_count=cls.api_count)
+            api_count=cls.api_count, api_workers=cls.api_workers)
         cls.deployment.setUp()
         cls.addClassCleanup(cls.deployment.cleanUp)
         cls.listener = bus.NotificationListener(cls.deployment.bus,

@@ -110,6 +110,11 @@ class ManageTestCase(testtools.TestCase):
         self.assertEqual(0, code)
         return out.splitlines()[-1]
 
+    def save_logbook(self, book):
+        backend = persistence.get_backend(self.taskflow_url)
+        with contextlib.closing(backend.get_connection()) as conn:
+            conn.save_logbook(book)
+
     def engine(self):
         engine = sa.create_engine(self.db_url)
         self.addCleanup(engine.dispose)
@@ -128,7 +133,7 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertEqual('\nOpenStack masakari version: %s\n\n'
                          'masakari-manage category action [<args>]\n'
-                         'Available categories:\n\tdb\n'
+                         'Available categories:\n\tdb\n\tnotification\n'
                          % version.version_string(), out)
 
     def test_version(self):
@@ -151,7 +156,7 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertTrue(err.endswith(
             "masakari-manage: error: argument category: invalid choice: "
-            "'foo' (choose from 'db')\n"), err)
+            "'foo' (choose from 'db', 'notification')\n"), err)
         code, _out, err = self.manage('db', 'bar')
         self.assertEqual(2, code)
         self.assertEqual(
@@ -305,9 +310,7 @@ class TestPurge(ManageTestCase):
                 flow.add(taskflow_models.TaskDetail(
                     name, uuidutils.generate_uuid()))
             book.add(flow)
-        backend = persistence.get_backend(self.taskflow_url)
-        with contextlib.closing(backend.get_connection()) as conn:
-            conn.save_logbook(book)
+        self.save_logbook(book)
         return notification_uuid
 
     def taskflow_counts(self):

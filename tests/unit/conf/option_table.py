@@ -101,6 +101,8 @@ GROUPS = [
     ('host_failure', 'service_disable_reason', Str,
      'Masakari detected host failed.', {}),
     ('host_failure', 'poll_compute_service_down', Bool, False, {}),
+    # Extension: the per-phase timeline's budget (metrics).
+    ('host_failure', 'recovery_time_budget', Float, None, {'min': 0}),
     ('instance_failure', 'process_all_instances', Bool, False, {}),
     ('instance_failure', 'ha_enabled_instance_metadata_key', Str,
      'HA_Enabled', {}),
@@ -128,6 +130,13 @@ GROUPS = [
     ('wsgi', 'max_header_line', Int, 16384, {}),
     ('wsgi', 'keep_alive', Bool, True, {}),
     ('wsgi', 'client_socket_timeout', Int, 900, {}),
+    # Extension: Prometheus metrics.
+    ('metrics', 'enabled', Bool, False, {}),
+    ('metrics', 'listen_address', Host, '127.0.0.1', {}),
+    ('metrics', 'api_listen_port', Int, 9781, {'min': 1, 'max': 65535}),
+    ('metrics', 'engine_listen_port', Int, 9782,
+     {'min': 1, 'max': 65535}),
+    ('metrics', 'multiprocess_dir', Str, None, {}),
 ]
 
 _FLOWS = 'taskflow_driver_recovery_flows'
@@ -171,7 +180,8 @@ SESSION = [
 # Group order of the generated masakari.conf sample.
 SAMPLE_GROUPS = [
     'DEFAULT', 'coordination', 'cors', 'database', 'healthcheck',
-    'host_failure', 'instance_failure', 'keystone_authtoken', 'osapi_v1',
+    'host_failure', 'instance_failure', 'keystone_authtoken', 'metrics',
+    'osapi_v1',
     'oslo_messaging_kafka', 'oslo_messaging_notifications',
     'oslo_messaging_rabbit', 'oslo_middleware', 'oslo_middleware_tracing',
     'oslo_policy', 'oslo_versionedobjects', 'process_failure', 'ssl',

@@ -6,10 +6,8 @@ the exceptions the manager expects, and reads
 the recorded progress back for API 1.1.
 """
 
-import contextlib
 
 from oslo_log import log as logging
-from taskflow import exceptions as taskflow_exc
 from taskflow import retry
 
 from masakari.compute import nova
@@ -245,16 +243,8 @@ class TaskFlowDriver(driver.NotificationDriver):
 
     def _runs(self, notification_uuid):
         """The flow details of a notification's logbook, oldest first."""
-        backend = persistence.get_backend(CONF.taskflow.connection)
-        with contextlib.closing(backend.get_connection()) as connection:
-            try:
-                book = connection.get_logbook(notification_uuid)
-            except taskflow_exc.NotFound:
-                return []
-        # NOTE: the database returns them in no set order; runs of a
-        # reference engine have no start time and keep that order.
-        return sorted(book, key=lambda run: (run.meta or {}).get(
-            base.META_STARTED_AT, ''))
+        return persistence.runs(CONF.taskflow.connection, notification_uuid,
+                                base.META_STARTED_AT)
 
     def was_interrupted(self, context, notification_uuid):
         """Whether the notification's last run was started by this engine

@@ -76,6 +76,24 @@ def destroy_logbooks(url, notification_uuids):
     return counts
 
 
+def runs(url, notification_uuid, started_key):
+    """The runs (flow details) of a notification's logbook, oldest first.
+
+    :param started_key: the flow detail meta key holding a run's start
+        time; runs without it (those of a reference engine) come first,
+        in the order the database returns them.
+    :returns: a list, empty when the notification has no logbook.
+    """
+    backend = get_backend(url)
+    with contextlib.closing(backend.get_connection()) as connection:
+        try:
+            book = connection.get_logbook(notification_uuid)
+        except taskflow_exc.NotFound:
+            return []
+    return sorted(book,
+                  key=lambda run: (run.meta or {}).get(started_key, ''))
+
+
 def reset():
     """Close and forget every backend (tests, and processes that fork)."""
     with _backends_lock:

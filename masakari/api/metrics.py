@@ -1,0 +1,59 @@
+"""Metrics of masakari-api: the request middleware around the paste app.
+
+Route templates come from the v1 router's own table: a request to
+``/v1/{project_id}/segments/{segment_id}.json`` is counted under
+``/v1/{project_id}/segments/{segment_id}``; what no route matches is
+``unmatched``.
+"""
+
+import functools
+import re
+
+from masakari.api.openstack import ha
+from masakari import metrics
+from masakari.metrics import api as api_metrics
+
+V1_PREFIX = '/v1'
+FORMAT_SUFFIX = re.compile(r'\.(json|xml)$')
+UNMATCHED = 'unmatched'
+
+
+@functools.cache
+def _router():
+    return ha.APIRouterV1()
+
+
+def route_of(method, path):
+    """The route template of a request path (as the outermost app sees
+    it), or ``unmatched``.
+    """
+    if path in ('', '/'):
+        return '/'
+    if path == '/healthcheck' or path.startswith('/healthcheck/'):
+        return '/healthcheck'
+    if path in (V1_PREFIX, V1_PREFIX + '/'):
+        return V1_PREFIX + '/'
+    if not path.startswith(V1_PREFIX + '/'):
+        return UNMATCHED
+    rest = FORMAT_SUFFIX.sub('', path[len(V1_PREFIX):])
+    for route_method, regex, _handler, _action in _router().routes:
+        found = regex.match(rest) if route_method == method else None
+        if found:
+            return V1_PREFIX + _template(rest, found)
+    return UNMATCHED
+
+
+def _template(path, found):
+    """``path`` with each matched argument replaced by ``{name}``."""
+    arguments = sorted((found.span(name), name) for name, value in
+                       found.groupdict().items() if value is not None)
+    for (start, end), name in reversed(arguments):
+        path = path[:start] + '{%s}' % name + path[end:]
+    return path
+
+
+def wrap(app):
+    """``app`` with the metrics middleware when metrics are enabled."""
+    if not metrics.enabled():
+        return app
+    return api_metrics.Middleware(app, route_of)

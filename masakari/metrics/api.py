@@ -1,0 +1,46 @@
+"""What masakari-api records: requests (WSGI middleware) and accepted
+notifications.
+
+The middleware is added in code by the service entry points when
+[metrics]/enabled (not in api-paste.ini, which deployers own); it asks
+``route_of(method, path)`` for the route template of a request, so that
+raw paths (with ids) never become label values.
+"""
+
+import time
+
+from masakari import metrics
+from masakari.metrics import families
+
+
+def notification_accepted(notification_type):
+    """Count a notification recorded and cast to an engine."""
+    if metrics.enabled():
+        families.api().accepted.labels(notification_type).inc()
+
+
+class Middleware:
+    """Count and time every request by route template, method, status."""
+
+    def __init__(self, app, route_of):
+        self.app = app
+        self.route_of = route_of
+
+    def __call__(self, environ, start_response):
+        method = environ.get('REQUEST_METHOD', '')
+        route = self.route_of(method, environ.get('PATH_INFO', ''))
+        answered = {}
+
+        def recording_start_response(status, headers, exc_info=None):
+            answered['status'] = status.split(' ', 1)[0]
+            return start_response(status, headers, exc_info)
+
+        started = time.monotonic()
+        try:
+            return self.app(environ, recording_start_response)
+        finally:
+            api = families.api()
+            api.latency.labels(route, method).observe(
+                time.monotonic() - started)
+            api.requests.labels(route, method,
+                                answered.get('status', '500')).inc()

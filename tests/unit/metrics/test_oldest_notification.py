@@ -1,0 +1,34 @@
+"""The oldest-unfinished-notification gauge, read from the database."""
+
+import datetime
+
+import fixtures
+from oslo_utils import timeutils
+import testtools
+
+from masakari.metrics import engine as engine_metrics
+from tests.fixtures import engine
+
+
+class OldestNotificationTestCase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.engine = self.useFixture(engine.EngineFixture())
+        self.host = self.engine.create_host(self.engine.create_segment())
+
+    def ages(self):
+        [family] = engine_metrics.OldestNotificationCollector().collect()
+        return {sample.labels['status']: sample.value
+                for sample in family.samples}
+
+    def test_age_by_status_and_zero_when_none(self):
+        self.assertEqual({'new': 0, 'running': 0, 'error': 0}, self.ages())
+        self.engine.create_notification(self.host, status='running')
+        self.engine.create_notification(self.host, status='finished')
+        later = timeutils.utcnow() + datetime.timedelta(seconds=600)
+        self.useFixture(fixtures.MockPatch(
+            'masakari.metrics.engine.timeutils.utcnow', return_value=later))
+        ages = self.ages()
+        self.assertEqual((0, 0), (ages['new'], ages['error']))
+        self.assertTrue(599 <= ages['running'] <= 602, ages)
