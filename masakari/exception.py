@@ -254,6 +254,13 @@ class ReservedHostsUnavailable(MasakariException):
     msg_fmt = _('No reserved_hosts available for evacuation.')
 
 
+class HostRecoveryHeld(MasakariException):
+    # NOTE: not a failure: the mass-failure brake keeps the notification
+    # running until the failures subside or an operator releases it.
+    msg_fmt = _('Recovery of host %(host)s is held by the mass-failure '
+                'brake: %(reason)s')
+
+
 class LockAlreadyAcquired(MasakariException):
     msg_fmt = _('Lock is already acquired on %(resource)s.')
 
