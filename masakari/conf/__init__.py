@@ -14,6 +14,7 @@ from masakari.conf import database
 from masakari.conf import engine
 from masakari.conf import engine_driver
 from masakari.conf import exceptions
+from masakari.conf import fencing
 from masakari.conf import nova
 from masakari.conf import osapi_v1
 from masakari.conf import paths
@@ -24,7 +25,8 @@ from masakari.conf import wsgi
 CONF = cfg.CONF
 
 OPTION_MODULES = (api, base, coordination, database, engine, engine_driver,
-                  exceptions, nova, osapi_v1, paths, service, ssl, wsgi)
+                  exceptions, fencing, nova,
+                  osapi_v1, paths, service, ssl, wsgi)
 
 for _module in OPTION_MODULES:
     _module.register_opts(CONF)
