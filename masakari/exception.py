@@ -287,3 +287,11 @@ class SkipProcessRecoveryException(MasakariException):
 
 class ProcessRecoveryFailureException(MasakariException):
     msg_fmt = _('Failed to execute process recovery workflow.')
+
+
+# --- fencing -----------------------------------------------------------------
+
+class FencingFailed(MasakariException):
+    # NOTE: the reason is built by the fencing drivers, which strip the
+    # BMC password from any library message before it gets here.
+    msg_fmt = _('Fencing of host %(host)s failed: %(reason)s')

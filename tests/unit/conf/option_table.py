@@ -127,6 +127,11 @@ GROUPS = [
     ('wsgi', 'max_header_line', Int, 16384, {}),
     ('wsgi', 'keep_alive', Bool, True, {}),
     ('wsgi', 'client_socket_timeout', Int, 900, {}),
+    # NOTE: not in the reference: fencing through the BMC.
+    ('fencing', 'config_file', Str, None, {}),
+    ('fencing', 'required', Bool, False, {}),
+    ('fencing', 'power_off_timeout', Int, 60, {'min': 1}),
+    ('fencing', 'poll_interval', Float, 1.0, {'min': 0.01}),
 ]
 
 _FLOWS = 'taskflow_driver_recovery_flows'
@@ -169,7 +174,8 @@ SESSION = [
 
 # Group order of the generated masakari.conf sample (07 §5.1).
 SAMPLE_GROUPS = [
-    'DEFAULT', 'coordination', 'cors', 'database', 'healthcheck',
+    'DEFAULT', 'coordination', 'cors', 'database', 'fencing',
+    'healthcheck',
     'host_failure', 'instance_failure', 'keystone_authtoken', 'osapi_v1',
     'oslo_messaging_kafka', 'oslo_messaging_notifications',
     'oslo_messaging_rabbit', 'oslo_middleware', 'oslo_middleware_tracing',

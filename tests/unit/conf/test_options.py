@@ -73,7 +73,9 @@ class TestOptionDefinitions(testtools.TestCase):
         self.assertEqual({'DEFAULT': 48, 'coordination': 1,
                           'host_failure': 6, 'instance_failure': 2,
                           'process_failure': 1, 'taskflow': 1,
-                          'osapi_v1': 3, 'ssl': 5, 'wsgi': 11},
+                          'osapi_v1': 3, 'ssl': 5, 'wsgi': 11,
+                          # our extension: fencing through the BMC
+                          'fencing': 4},
                          table.count_by_group(table.LISTED))
 
     def test_group_titles(self):

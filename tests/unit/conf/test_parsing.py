@@ -201,6 +201,7 @@ class TestOptsModule(testtools.TestCase):
         modules = [m.__name__.rsplit('.', 1)[1]
                    for m in opts._option_modules()]
         self.assertEqual(['api', 'base', 'coordination', 'database',
-                          'engine', 'engine_driver', 'exceptions', 'nova',
-                          'osapi_v1', 'paths', 'service', 'ssl', 'wsgi'],
+                          'engine', 'engine_driver', 'exceptions',
+                          'fencing', 'nova', 'osapi_v1', 'paths',
+                          'service', 'ssl', 'wsgi'],
                          modules)
