@@ -14,10 +14,8 @@ from masakari.conf import database
 from masakari.conf import engine
 from masakari.conf import engine_driver
 from masakari.conf import exceptions
-OPTION_MODULES = (api, base, coordination, database, engine, engine_driver,
-                  exceptions, fencing, nova,
-                  osapi_v1, paths, service, ssl, wsgi,
-                  host_recovery_safety)
+from masakari.conf import fencing
+from masakari.conf import host_recovery_safety
 from masakari.conf import nova
 from masakari.conf import osapi_v1
 from masakari.conf import paths
@@ -28,13 +26,9 @@ from masakari.conf import wsgi
 CONF = cfg.CONF
 
 OPTION_MODULES = (api, base, coordination, database, engine, engine_driver,
-<<<<<<< HEAD
-                  exceptions, nova, osapi_v1, paths, service, ssl, wsgi,
-                  host_recovery_safety)
-=======
                   exceptions, fencing, nova,
-                  osapi_v1, paths, service, ssl, wsgi)
->>>>>>> fence-drv
+                  osapi_v1, paths, service, ssl, wsgi,
+                  host_recovery_safety)
 
 for _module in OPTION_MODULES:
     _module.register_opts(CONF)
