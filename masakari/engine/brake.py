@@ -130,10 +130,10 @@ def hold(notification, reason):
 
 def resume_candidates(context):
     """Held notifications the brake now lets through, oldest first."""
+    filters = {'status': Status.RUNNING,
+               'type': fields.NotificationType.COMPUTE_HOST}
     held = [notification for notification in
-            objects.NotificationList.get_all(
-                context, filters={'status': Status.RUNNING,
-                                  'type': fields.NotificationType.COMPUTE_HOST})
+            objects.NotificationList.get_all(context, filters=filters)
             if is_held(notification)]
     for notification in sorted(held, key=_order):
         segment_uuid = _segment_of(context, notification)

@@ -26,8 +26,8 @@ class MassFailureBrakeTask(base.MasakariTask):
     """Hold the recovery when too many hosts of the segment failed."""
 
     def execute(self, host_name, notification_uuid):
-        notification = objects.Notification.get_by_uuid(self.context,
-                                                         notification_uuid)
+        notification = objects.Notification.get_by_uuid(
+            self.context, notification_uuid)
         if brake.is_released(notification):
             self.update_details('Released from the mass-failure brake by '
                                 'an operator: recovering', 1.0)
