@@ -87,9 +87,11 @@ class FenceHostTask(base.MasakariTask):
                 # still goes through its password filter.
                 raise driver.failed(error)
         except exception.FencingFailed as error:
-            self.update_details('%s; nothing is evacuated'
-                                % error.format_message(), 1.0)
-            raise
+            reason = error.format_message()
+            self.update_details('%s; nothing is evacuated' % reason, 1.0)
+            # NOTE: a fresh exception without its causes: taskflow records
+            # the chain, and a library's exception may not serialise.
+            raise exception.FencingFailed(message=reason) from None
         self.update_details(
             "Host '%(host)s' fenced by the %(bmc)s: power state %(before)s "
             "before, %(after)s after, in %(seconds).1f s"
