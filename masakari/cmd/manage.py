@@ -3,6 +3,9 @@
 ``db sync [version]`` migrates the main database (then the taskflow one),
 ``db version`` prints its alembic revision, ``db purge`` hard-deletes old
 rows. Outputs and exit codes follow spec 03 §5.2 and §6.
+
+``notification release <uuid>`` (an extension) releases a host recovery
+held by the mass-failure brake.
 """
 
 import functools
@@ -18,15 +21,17 @@ import masakari.conf
 from masakari import context
 from masakari.db import api as db_api
 from masakari.db import migration
+from masakari.engine import brake
 from masakari.engine import driver
 from masakari import exception
 from masakari.i18n import _
+from masakari import objects
 from masakari import version
 
 CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
-CATEGORIES = ('db',)
+CATEGORIES = ('db', 'notification')
 SECONDS_PER_DAY = 86400
 
 
@@ -98,6 +103,31 @@ def db_purge():
 DB_ACTIONS = {'purge': db_purge, 'sync': db_sync, 'version': db_version}
 
 
+def notification_release():
+    """Release a notification held by the mass-failure brake: the engine
+    recovers it, without the brake, at its next periodic retry.
+    """
+    uuid = CONF.category.notification_uuid
+    objects.register_all()
+    try:
+        notification = objects.Notification.get_by_uuid(
+            context.get_admin_context(), uuid)
+    except exception.NotificationNotFound as error:
+        print(error.format_message())
+        return 1
+    if not brake.release(notification):
+        print(_('Notification %s is not held by the mass-failure brake.')
+              % uuid)
+        return 1
+    print(_('Notification %s released: the engine recovers it at its next '
+            'periodic retry.') % uuid)
+    return 0
+
+
+ACTIONS = {'db': DB_ACTIONS,
+           'notification': {'release': notification_release}}
+
+
 def add_command_parsers(subparsers):
     """Build ``db {purge,sync,version}`` under the category parser."""
     db_parser = subparsers.add_parser('db')
@@ -117,6 +147,13 @@ def add_command_parsers(subparsers):
                              '(default: the latest).'))
 
     actions.add_parser('version')
+
+    notification_parser = subparsers.add_parser('notification')
+    actions = notification_parser.add_subparsers(dest='action')
+    release = actions.add_parser('release')
+    release.add_argument('notification_uuid',
+                         help=_('The notification held by the '
+                                'mass-failure brake.'))
 
 
 CATEGORY_OPT = cfg.SubCommandOpt('category', title='Command categories',
@@ -165,9 +202,10 @@ def main():
 
     if CONF.category.action is None:
         # NOTE: 22.0.0 crashed here (NoSuchOptError); list the actions.
-        _print_choices(script_name + ' db action [<args>]',
-                       _('Available actions:'), sorted(DB_ACTIONS))
+        _print_choices(
+            script_name + ' %s action [<args>]' % CONF.category.name,
+            _('Available actions:'), sorted(ACTIONS[CONF.category.name]))
         sys.exit(2)
 
     db_api.configure(CONF)
-    sys.exit(DB_ACTIONS[CONF.category.action]())
+    sys.exit(ACTIONS[CONF.category.name][CONF.category.action]())
