@@ -1,10 +1,13 @@
 """Host failure with fencing: fence, force down, evacuate at once; fencing
-failures, [fencing]/required, custom task lists and the secrets.
+failures, [fencing]/required, custom task lists, the secrets, and the
+return to service of a fenced host.
 """
 
 from unittest import mock
 
 from masakari.engine.drivers.taskflow import host_failure
+from masakari.engine import manager as engine_manager
+from masakari import objects
 from masakari.objects import fields
 from tests.fixtures import fencing
 from tests.unit.engine import recovery_base as base
@@ -197,3 +200,105 @@ class HostWithoutEntryTestCase(FencingTestCase):
         self.assertEqual(
             'Fencing of host compute-1 failed: the host has no entry in '
             'the fencing file ([fencing]/config_file)', self.error_text())
+
+
+class ReturnToServiceTestCase(FencingTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.config(return_to_service=True, group='fencing')
+
+    def end_maintenance(self):
+        host = objects.Host.get_by_uuid(self.context, self.host.uuid)
+        host.on_maintenance = False
+        host.save()
+
+    def power_ons(self):
+        return [call for call in self.bmc.calls if call[0] == 'power_on']
+
+    def test_powered_on_and_enabled_once_maintenance_ends(self):
+        notification = self.host_down(event='STOPPED', host_status='NORMAL')
+        self.assertEqual(Status.FINISHED, notification.status)
+        self.manager._return_fenced_hosts(self.context)
+        self.assertEqual([], self.power_ons())
+
+        self.end_maintenance()
+        self.nova.reset_calls()
+        self.manager._return_fenced_hosts(self.context)
+
+        self.assertEqual([('power_on', base.FAILED_HOST)], self.power_ons())
+        service = '/os-services/%s' % self.service_id(base.FAILED_HOST)
+        lookup = 'GET /os-services?host=compute-1&binary=nova-compute'
+        self.assertEqual([(lookup, None),
+                          ('PUT ' + service, {'forced_down': False}),
+                          (lookup, None),
+                          (lookup, None),
+                          ('PUT ' + service, {'status': 'enabled'})],
+                         self.requests())
+        self.assertEqual(
+            ('enabled', 'up', False),
+            tuple(self.nova.service(base.FAILED_HOST)[key]
+                  for key in ('status', 'state', 'forced_down')))
+        self.assertEqual([
+            "Powering on host 'compute-1' through the fake driver at "
+            "192.0.2.10",
+            "Clearing forced_down of the compute service on host "
+            "'compute-1' (it stays disabled)",
+            "Waiting up to 600 s for nova-compute on host 'compute-1' to "
+            "report up",
+            "Enabling compute service on host: 'compute-1'",
+            "Host 'compute-1' returned to service"],
+            self.messages(notification)['ReturnToServiceTask'])
+        self.assertFalse(objects.Host.get_by_uuid(
+            self.context, self.host.uuid).reserved)
+        self.assert_no_secret(notification)
+
+        # Done once: later checks leave the host alone.
+        self.manager._return_fenced_hosts(self.context)
+        self.assertEqual(1, len(self.power_ons()))
+
+    def test_a_reserved_host_gets_its_flag_back(self):
+        self.host.reserved = True
+        self.host.save()
+        self.host_down(event='STOPPED', host_status='NORMAL')
+        self.assertFalse(objects.Host.get_by_uuid(
+            self.context, self.host.uuid).reserved)
+        self.end_maintenance()
+        self.manager._return_fenced_hosts(self.context)
+        self.assertTrue(objects.Host.get_by_uuid(
+            self.context, self.host.uuid).reserved)
+
+    def test_compute_not_up_in_time_is_tried_again(self):
+        self.config(compute_up_timeout=1, group='fencing')
+        notification = self.host_down(event='STOPPED', host_status='NORMAL')
+        self.end_maintenance()
+        self.bmc.nova = None  # the power on does not bring nova-compute up
+        self.manager._return_fenced_hosts(self.context)
+        self.assertEqual('disabled',
+                         self.nova.service(base.FAILED_HOST)['status'])
+        self.assertEqual(
+            "nova-compute on host 'compute-1' did not report up within 1 s",
+            self.messages(notification)['ReturnToServiceTask'][-1])
+
+        self.nova.set_host_state(base.FAILED_HOST, 'up')
+        self.manager._return_fenced_hosts(self.context)
+        self.assertEqual('enabled',
+                         self.nova.service(base.FAILED_HOST)['status'])
+        self.assertEqual(2, len(self.power_ons()))
+
+    def test_hosts_recovered_without_fencing_are_left_alone(self):
+        self.bmc.write(['compute-2'])
+        self.host_down(event='STOPPED', host_status='NORMAL')
+        self.end_maintenance()
+        self.bmc.write([base.FAILED_HOST])
+        self.manager._return_fenced_hosts(self.context)
+        self.assertEqual([], self.power_ons())
+
+    def test_the_check_runs_only_when_configured(self):
+        names = [name for name, _task in
+                 engine_manager.MasakariManager()._periodic_tasks]
+        self.assertIn('_return_fenced_hosts', names)
+        self.config(return_to_service=False, group='fencing')
+        names = [name for name, _task in
+                 engine_manager.MasakariManager()._periodic_tasks]
+        self.assertNotIn('_return_fenced_hosts', names)
