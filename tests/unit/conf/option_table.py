@@ -132,6 +132,17 @@ GROUPS = [
     ('fencing', 'required', Bool, False, {}),
     ('fencing', 'power_off_timeout', Int, 60, {'min': 1}),
     ('fencing', 'poll_interval', Float, 1.0, {'min': 0.01}),
+    # NOTE: not in the reference: the mass-failure brake and the return to
+    # service of fenced hosts.
+    ('host_failure', 'max_failed_hosts', Int, 0, {'min': 0}),
+    ('host_failure', 'max_failed_hosts_percent', Int, 0,
+     {'min': 0, 'max': 100}),
+    ('host_failure', 'failed_hosts_window', Int, 600, {'min': 1}),
+    ('host_failure', 'held_notifications_check_interval', Int, 30,
+     {'min': 1}),
+    ('fencing', 'return_to_service', Bool, False, {}),
+    ('fencing', 'compute_up_timeout', Int, 600, {'min': 1}),
+    ('fencing', 'return_to_service_interval', Int, 30, {'min': 1}),
 ]
 
 _FLOWS = 'taskflow_driver_recovery_flows'

@@ -202,6 +202,7 @@ class TestOptsModule(testtools.TestCase):
                    for m in opts._option_modules()]
         self.assertEqual(['api', 'base', 'coordination', 'database',
                           'engine', 'engine_driver', 'exceptions',
-                          'fencing', 'nova', 'osapi_v1', 'paths',
+                          'fencing', 'host_recovery_safety', 'nova',
+                          'osapi_v1', 'paths',
                           'service', 'ssl', 'wsgi'],
                          modules)
