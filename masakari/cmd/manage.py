@@ -2,7 +2,8 @@
 
 ``db sync [version]`` migrates the main database (then the taskflow one),
 ``db version`` prints its alembic revision, ``db purge`` hard-deletes old
-rows. Outputs and exit codes follow spec 03 §5.2 and §6.
+rows. Outputs and exit codes follow spec 03 §5.2 and §6. The
+``fencing`` category is ours: ``fencing check [--file PATH] [--connect]``.
 """
 
 import functools
@@ -14,6 +15,7 @@ from alembic.util import exc as alembic_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from masakari.cmd import fencing_check
 import masakari.conf
 from masakari import context
 from masakari.db import api as db_api
@@ -26,7 +28,7 @@ from masakari import version
 CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
-CATEGORIES = ('db',)
+CATEGORIES = ('db', 'fencing')
 SECONDS_PER_DAY = 86400
 
 
@@ -96,6 +98,8 @@ def db_purge():
 
 
 DB_ACTIONS = {'purge': db_purge, 'sync': db_sync, 'version': db_version}
+FENCING_ACTIONS = {'check': fencing_check.check}
+ACTIONS = {'db': DB_ACTIONS, 'fencing': FENCING_ACTIONS}
 
 
 def add_command_parsers(subparsers):
@@ -117,6 +121,10 @@ def add_command_parsers(subparsers):
                              '(default: the latest).'))
 
     actions.add_parser('version')
+
+    fencing_actions = subparsers.add_parser(
+        'fencing').add_subparsers(dest='action')
+    fencing_check.add_parser(fencing_actions)
 
 
 CATEGORY_OPT = cfg.SubCommandOpt('category', title='Command categories',
@@ -165,9 +173,10 @@ def main():
 
     if CONF.category.action is None:
         # NOTE: 22.0.0 crashed here (NoSuchOptError); list the actions.
-        _print_choices(script_name + ' db action [<args>]',
-                       _('Available actions:'), sorted(DB_ACTIONS))
+        category = CONF.category.name
+        _print_choices(script_name + ' %s action [<args>]' % category,
+                       _('Available actions:'), sorted(ACTIONS[category]))
         sys.exit(2)
 
     db_api.configure(CONF)
-    sys.exit(DB_ACTIONS[CONF.category.action]())
+    sys.exit(ACTIONS[CONF.category.name][CONF.category.action]())
