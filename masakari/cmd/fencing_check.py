@@ -32,20 +32,19 @@ def add_parser(actions):
                'is powered on or off.'))
 
 
-def _connect(host, settings):
-    driver = base.driver_class(settings['driver'])(host, settings)
+def _connect(driver):
     try:
         return True, _('power %s') % driver.check()
     except exception.FencingFailed as error:
         return False, error.kwargs['reason']
 
 
-def _describe(settings):
-    shown = [settings['driver']]
-    for key in ('address', 'port', 'system_id'):
-        if settings.get(key) is not None:
-            shown.append('%s=%s' % (key, settings[key]))
-    return ' '.join(shown)
+def _describe(driver):
+    described = driver.describe()
+    return ' '.join([described['driver']] + [
+        '%s=%s' % (key, described[key])
+        for key in ('address', 'port', 'system_id')
+        if described.get(key) is not None])
 
 
 def check():
@@ -67,17 +66,19 @@ def check():
         print(_('WARNING: %s') % warning)
     print(_('%(path)s: %(count)d host(s), valid.')
           % {'path': path, 'count': len(entries)})
+    drivers = {host: base.driver_class(settings['driver'])(host, settings)
+               for host, settings in entries.items()}
     if not CONF.category.connect:
-        for host in sorted(entries):
-            print('  %s: %s' % (host, _describe(entries[host])))
+        for host in sorted(drivers):
+            print('  %s: %s' % (host, _describe(drivers[host])))
         return 0
     with futures.ThreadPoolExecutor(CONNECT_WORKERS) as pool:
-        results = {host: pool.submit(_connect, host, settings)
-                   for host, settings in entries.items()}
+        results = {host: pool.submit(_connect, driver)
+                   for host, driver in drivers.items()}
     failed = 0
     for host in sorted(results):
         ok, detail = results[host].result()
         failed += not ok
-        print('  %s: %s: %s %s' % (host, _describe(entries[host]),
+        print('  %s: %s: %s %s' % (host, _describe(drivers[host]),
                                    _('OK') if ok else _('FAILED'), detail))
     return 1 if failed else 0

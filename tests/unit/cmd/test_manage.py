@@ -128,7 +128,7 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertEqual('\nOpenStack masakari version: %s\n\n'
                          'masakari-manage category action [<args>]\n'
-                         'Available categories:\n\tdb\n'
+                         'Available categories:\n\tdb\n\tfencing\n'
                          % version.version_string(), out)
 
     def test_version(self):
@@ -151,7 +151,7 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertTrue(err.endswith(
             "masakari-manage: error: argument category: invalid choice: "
-            "'foo' (choose from 'db')\n"), err)
+            "'foo' (choose from 'db', 'fencing')\n"), err)
         code, _out, err = self.manage('db', 'bar')
         self.assertEqual(2, code)
         self.assertEqual(
