@@ -2,9 +2,10 @@
 
 ``db sync [version]`` migrates the main database (then the taskflow one),
 ``db version`` prints its alembic revision, ``db purge`` hard-deletes old
-rows. Outputs and exit codes follow spec 03 §5.2 and §6.
+rows. Outputs and exit codes follow spec 03 §5.2 and §6. The
+``fencing`` category is ours: ``fencing check [--file PATH] [--connect]``.
 
-``notification release <uuid>`` (an extension) releases a host recovery
+``notification release <uuid>`` (also ours) releases a host recovery
 held by the mass-failure brake.
 """
 
@@ -17,6 +18,7 @@ from alembic.util import exc as alembic_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from masakari.cmd import fencing_check
 import masakari.conf
 from masakari import context
 from masakari.db import api as db_api
@@ -31,7 +33,7 @@ from masakari import version
 CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
-CATEGORIES = ('db', 'notification')
+CATEGORIES = ('db', 'fencing', 'notification')
 SECONDS_PER_DAY = 86400
 
 
@@ -101,6 +103,7 @@ def db_purge():
 
 
 DB_ACTIONS = {'purge': db_purge, 'sync': db_sync, 'version': db_version}
+FENCING_ACTIONS = {'check': fencing_check.check}
 
 
 def notification_release():
@@ -124,8 +127,9 @@ def notification_release():
     return 0
 
 
-ACTIONS = {'db': DB_ACTIONS,
-           'notification': {'release': notification_release}}
+NOTIFICATION_ACTIONS = {'release': notification_release}
+ACTIONS = {'db': DB_ACTIONS, 'fencing': FENCING_ACTIONS,
+           'notification': NOTIFICATION_ACTIONS}
 
 
 def add_command_parsers(subparsers):
@@ -147,6 +151,10 @@ def add_command_parsers(subparsers):
                              '(default: the latest).'))
 
     actions.add_parser('version')
+
+    fencing_actions = subparsers.add_parser(
+        'fencing').add_subparsers(dest='action')
+    fencing_check.add_parser(fencing_actions)
 
     notification_parser = subparsers.add_parser('notification')
     actions = notification_parser.add_subparsers(dest='action')
@@ -202,9 +210,9 @@ def main():
 
     if CONF.category.action is None:
         # NOTE: 22.0.0 crashed here (NoSuchOptError); list the actions.
-        _print_choices(
-            script_name + ' %s action [<args>]' % CONF.category.name,
-            _('Available actions:'), sorted(ACTIONS[CONF.category.name]))
+        category = CONF.category.name
+        _print_choices(script_name + ' %s action [<args>]' % category,
+                       _('Available actions:'), sorted(ACTIONS[category]))
         sys.exit(2)
 
     db_api.configure(CONF)

@@ -14,6 +14,11 @@ from masakari.fencing import base
 _STATES = {'on': base.ON, 'off': base.OFF}
 
 
+def _reason(error):
+    # NOTE: pyghmi raises IpmiException(None) when the BMC never answers.
+    return str(error) if error.args and error.args[0] else 'no answer'
+
+
 class IPMIDriver(base.FencingDriver):
     """Fence through an IPMI 2.0 (RMCP+) BMC."""
 
@@ -22,6 +27,10 @@ class IPMIDriver(base.FencingDriver):
     def __init__(self, host_name, settings):
         super().__init__(host_name, settings)
         self._session = None
+
+    def _failed(self, error):
+        return self.failed('IPMI BMC at %s:%s: %s'
+                           % (self.address, self.port, _reason(error)))
 
     def _command(self):
         # NOTE: pyghmi shares one session per BMC and credentials within
@@ -33,8 +42,7 @@ class IPMIDriver(base.FencingDriver):
                     password=self.settings['password'], port=self.port,
                     keepalive=False)
             except (pyghmi_exceptions.PyghmiException, OSError) as error:
-                raise self.failed('IPMI BMC at %s:%s: %s'
-                                  % (self.address, self.port, error))
+                raise self._failed(error)
         return self._session
 
     def _call(self, what, *args):
@@ -43,8 +51,7 @@ class IPMIDriver(base.FencingDriver):
             return getattr(session, what)(*args)
         except (pyghmi_exceptions.PyghmiException, OSError) as error:
             self._session = None
-            raise self.failed('IPMI BMC at %s:%s: %s'
-                              % (self.address, self.port, error))
+            raise self._failed(error)
 
     def power_state(self):
         answer = self._call('get_power')

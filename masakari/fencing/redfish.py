@@ -42,14 +42,17 @@ class RedfishDriver(base.FencingDriver):
             return self.settings.get('port')
         return super().port
 
+    def __init__(self, host_name, settings):
+        super().__init__(host_name, settings)
+        # NOTE: the root object is kept with the system: sushy ends the
+        # BMC session when it is collected.
+        self._connection = None
+        self._cached_system = None
+
     def describe(self):
         described = super().describe()
         described['url'] = self.base_url
         return described
-
-    def __init__(self, host_name, settings):
-        super().__init__(host_name, settings)
-        self._cached_system = None
 
     def _system(self):
         # NOTE: one session per driver object, not per poll: BMCs allow
@@ -63,7 +66,7 @@ class RedfishDriver(base.FencingDriver):
         try:
             # NOTE: no server-side retries: sushy's default (10 retries,
             # 3 s apart) would outlast the fencing deadline.
-            connection = sushy.Sushy(
+            self._connection = sushy.Sushy(
                 self.base_url, username=self.settings['username'],
                 password=self.settings['password'],
                 verify=self.settings.get('verify', True),
@@ -72,20 +75,24 @@ class RedfishDriver(base.FencingDriver):
             system_id = self.settings.get('system_id')
             if system_id and not system_id.startswith('/'):
                 system_id = SYSTEMS_PATH + system_id
-            return connection.get_system(system_id or None)
+            return self._connection.get_system(system_id or None)
         except sushy_exceptions.AccessError:
             raise self.failed('the Redfish BMC at %s refused the '
                               'credentials' % self.base_url)
         except (sushy_exceptions.SushyError, OSError) as error:
-            raise self.failed('Redfish BMC at %s: %s'
-                              % (self.base_url, error))
+            raise self._failed(error)
+
+    def _failed(self, error):
+        # NOTE: the next call logs in again (an expired session, a BMC
+        # reset) rather than reuse a broken connection.
+        self._connection = self._cached_system = None
+        return self.failed('Redfish BMC at %s: %s' % (self.base_url, error))
 
     def _state_of(self, system):
         try:
             system.refresh()
         except (sushy_exceptions.SushyError, OSError) as error:
-            raise self.failed('Redfish BMC at %s: %s'
-                              % (self.base_url, error))
+            raise self._failed(error)
         return _STATES.get(system.power_state, base.UNKNOWN)
 
     def power_state(self):
@@ -96,8 +103,7 @@ class RedfishDriver(base.FencingDriver):
         try:
             system.reset_system(reset_type)
         except (sushy_exceptions.SushyError, OSError) as error:
-            raise self.failed('Redfish BMC at %s refused %s: %s'
-                              % (self.base_url, reset_type.value, error))
+            raise self._failed('%s refused: %s' % (reset_type.value, error))
 
     def power_off(self):
         self._reset(sushy.ResetType.FORCE_OFF)

@@ -129,7 +129,8 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertEqual('\nOpenStack masakari version: %s\n\n'
                          'masakari-manage category action [<args>]\n'
-                         'Available categories:\n\tdb\n\tnotification\n'
+                         'Available categories:\n\tdb\n\tfencing\n'
+                         '\tnotification\n'
                          % version.version_string(), out)
 
     def test_version(self):
@@ -152,7 +153,8 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertTrue(err.endswith(
             "masakari-manage: error: argument category: invalid choice: "
-            "'foo' (choose from 'db', 'notification')\n"), err)
+            "'foo' (choose from 'db', 'fencing', 'notification')\n"),
+            err)
         code, _out, err = self.manage('db', 'bar')
         self.assertEqual(2, code)
         self.assertEqual(
