@@ -40,6 +40,7 @@ Topology file (JSON object; every key optional; unknown keys are errors)::
       "max_limit": 1000,                # Nova's [api]max_limit (page size)
       "token_ttl": 3600,                # seconds a token lives
       "delays": {"evacuate": 2.0, "stop": 1.0, "start": 1.0},
+      "evacuation_workers": 0,          # evacuations Nova runs at once
       "projects": ["service", {"name": "demo", "domain": "Default"}],
       "users": [{"name": "masakari", "password": "masakari",
                  "domain": "Default",
@@ -81,7 +82,9 @@ Behaviour worth knowing:
   ``max_servers``, else the least loaded such host; with none the server
   ends in ``error``. The move completes after ``evacuate_delay`` (per server)
   or ``delays.evacuate`` seconds; ``fail_evacuate`` servers end in
-  ``error`` on their old host instead.
+  ``error`` on their old host instead. With ``evacuation_workers`` N > 0,
+  Nova carries out N evacuations at a time and the others wait their turn
+  (in the order they were accepted).
 * Fault rules match Keystone or Nova calls by method, path glob (with or
   without the version prefix) and action name; ``hang`` delays the answer
   (a "hung" call), ``status`` replaces it by an error in the service's fault

@@ -80,6 +80,9 @@ class Cloud:
         self.delays = settings['delays']
         self.service_down_time = settings['service_down_time']
         self.boot_time = settings['boot_time']
+        self.evacuation_workers = settings['evacuation_workers']
+        # When each of Nova's evacuation workers is free again (a heap).
+        self._workers_free_at = []
         self.projects = topology_mod.build_projects(topology)
         self.users = topology_mod.build_users(topology, self.projects)
         self.services = topology_mod.build_services(topology)
@@ -254,6 +257,20 @@ class Cloud:
             listeners = list(self.power_listeners) if power_changed else []
         for listener in listeners:
             listener(name, power, source)
+
+    def evacuation_delay(self, duration):
+        """Seconds from now until a new evacuation of ``duration``
+        seconds ends, when at most ``evacuation_workers`` run at once (the
+        others wait their turn). Call with the lock held.
+        """
+        if not self.evacuation_workers:
+            return duration
+        now = time.monotonic()
+        free_at = self._workers_free_at
+        start = (now if len(free_at) < self.evacuation_workers
+                 else max(now, heapq.heappop(free_at)))
+        heapq.heappush(free_at, start + duration)
+        return start + duration - now
 
     def revoke_tokens(self):
         """Invalidate every issued token (clients must authenticate again)."""
