@@ -18,6 +18,7 @@ from masakari.fencing import base
 from masakari.simulator import bmcs
 from masakari.simulator import server
 from tests.fixtures import conf as conf_fixture
+from tests.fixtures import polling
 
 POWER_DELAY = 2
 HOSTS = ['compute-%d' % number for number in range(1, 13)]
@@ -69,12 +70,6 @@ class BMCTestCase(testtools.TestCase):
         self.assertNotIn(self.bmcs.password, str(error))
         return error
 
-    def wait_for(self, predicate, timeout=20):
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            self.assertLess(time.monotonic(), deadline)
-            time.sleep(0.1)
-
 
 class DriverTests:
     """The same contract for both protocols; DRIVER and HOSTS per class."""
@@ -99,7 +94,7 @@ class DriverTests:
         driver = self.driver(self.DRIVER, host)
         driver.fence()
         driver.power_on()
-        self.wait_for(lambda: driver.power_state() == base.ON)
+        polling.wait_until(lambda: driver.power_state() == base.ON, 20)
         self.assertEqual({'host': host, 'power': 'on', 'alive': True,
                           'service_state': 'up'}, self.machine(host))
 
@@ -153,4 +148,4 @@ class TestIPMI(DriverTests, BMCTestCase):
                          (result.driver, result.state_after))
         # The power off reaches the Redfish system of the same host.
         redfish = self.driver('redfish', host)
-        self.wait_for(lambda: redfish.power_state() == base.OFF)
+        polling.wait_until(lambda: redfish.power_state() == base.OFF, 20)
