@@ -34,13 +34,17 @@ class IPMIDriver(base.FencingDriver):
 
     def _command(self):
         # NOTE: pyghmi shares one session per BMC and credentials within
-        # the process; keeping the Command avoids a login per poll.
+        # the process; keeping the Command avoids a login per poll. The
+        # credentials go as bytes: pyghmi files a session being set up
+        # under the credentials as given but removes it under their bytes,
+        # so with str a second Command for the same BMC waits forever.
         if self._session is None:
             try:
                 self._session = command.Command(
-                    bmc=self.address, userid=self.settings['username'],
-                    password=self.settings['password'], port=self.port,
-                    keepalive=False)
+                    bmc=self.address,
+                    userid=self.settings['username'].encode('utf-8'),
+                    password=self.settings['password'].encode('utf-8'),
+                    port=self.port)
             except (pyghmi_exceptions.PyghmiException, OSError) as error:
                 raise self._failed(error)
         return self._session

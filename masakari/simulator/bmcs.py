@@ -15,9 +15,12 @@ in its own temporary directory, removed by ``stop()``.
 """
 
 import base64
+import ctypes
 import json
 import os
+import queue
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -33,7 +36,8 @@ DEFAULT_USERNAME = 'admin'
 DEFAULT_PASSWORD = 'password'
 START_TIMEOUT = 60
 DRIVERS = ('ipmi', 'redfish')
-RESET_TYPES = {'on': 'On', 'off': 'ForceOff'}
+POWER_STATES = {'on': 'On', 'off': 'Off'}
+PR_SET_PDEATHSIG = 1
 
 
 def system_id(host):
@@ -45,6 +49,20 @@ def _free_tcp_port(address):
     with socket.socket() as probe:
         probe.bind((address, 0))
         return probe.getsockname()[1]
+
+
+def _die_with_parent():
+    """In the child, before exec: SIGTERM when the simulator dies (Linux),
+    so that a killed simulator or test run leaves no BMC behind.
+
+    The signal comes when the *thread* that started the child ends, so
+    this is used only for children started by the main thread.
+    """
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG,
+                                                signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
 
 
 def _write_private(path, text):
@@ -78,6 +96,7 @@ class BMCs:
         self.ipmi_ports = {}
         self._processes = []
         self._dir = None
+        self._mirror_queue = None
 
     # --- start and stop ------------------------------------------------------
 
@@ -94,12 +113,19 @@ class BMCs:
         except Exception:
             self.stop()
             raise
+        # NOTE: one worker applies the changes in the order they happen.
+        self._mirror_queue = queue.Queue()
+        threading.Thread(target=self._mirror_worker, args=(
+            self._mirror_queue,), daemon=True).start()
         self.cloud.power_listeners.append(self._mirror_to_redfish)
         return self
 
     def stop(self):
         if self._mirror_to_redfish in self.cloud.power_listeners:
             self.cloud.power_listeners.remove(self._mirror_to_redfish)
+        if self._mirror_queue is not None:
+            self._mirror_queue.put(None)
+            self._mirror_queue = None
         for process, log in self._processes:
             if process.poll() is None:
                 process.terminate()
@@ -118,7 +144,10 @@ class BMCs:
         log = open(os.path.join(self._dir, '%s.log' % name), 'w+b')
         process = subprocess.Popen(
             [sys.executable, '-m', 'masakari.simulator.%s' % name] + argv,
-            stdout=stdout or log, stderr=log, stdin=subprocess.DEVNULL)
+            stdout=stdout or log, stderr=log, stdin=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent
+            if threading.current_thread() is threading.main_thread()
+            else None)
         self._processes.append((process, log))
         return process, log
 
@@ -204,17 +233,20 @@ class BMCs:
 
     def _mirror_to_redfish(self, host, power, source):
         """Send a power change made elsewhere on to the Redfish system."""
-        if source == 'redfish' or host not in self.hosts:
-            return
-        threading.Thread(target=self._reset, args=(host, power),
-                         daemon=True).start()
+        mirror_queue = self._mirror_queue
+        if source != 'redfish' and host in self.hosts and mirror_queue:
+            mirror_queue.put((host, power))
 
-    def _reset(self, host, power):
+    def _mirror_worker(self, mirror_queue):
+        for change in iter(mirror_queue.get, None):
+            self._set_redfish_power(*change)
+
+    def _set_redfish_power(self, host, power):
         call = urlrequest.Request(
-            '%s/redfish/v1/Systems/%s/Actions/ComputerSystem.Reset'
-            % (self.redfish_url, system_id(host)),
-            data=json.dumps({'ResetType': RESET_TYPES[power]}).encode(),
-            method='POST', headers={
+            '%s/masakari-simulator/systems/%s/power'
+            % (self.redfish_url, host),
+            data=json.dumps({'power_state': POWER_STATES[power]}).encode(),
+            method='PUT', headers={
                 'Content-Type': 'application/json',
                 'Authorization': 'Basic ' + base64.b64encode(
                     ('%s:%s' % (self.username, self.password)).encode()

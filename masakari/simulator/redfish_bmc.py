@@ -12,12 +12,20 @@ The fake driver applies a power change 1 to 11 seconds (at random) after
 the request, when the system is next read, like real hardware. A
 POWER_DELAY argument makes that delay a fixed number of seconds instead,
 for repeatable benchmarks.
+
+A power change of the host made elsewhere (the IPMI BMC, the control API)
+reaches the system through ``PUT /masakari-simulator/systems/<name>/power``
+(``{"power_state": "On"|"Off"}``): set at once, with no notification back,
+since the simulated host already is in that state.
 """
 
 import sys
 
+import flask
 from sushy_tools.emulator import main as emulator
 from sushy_tools.emulator.resources.systems import fakedriver
+
+MIRROR_PATH = '/masakari-simulator/systems/<name>/power'
 
 
 class FixedDelay:
@@ -28,6 +36,20 @@ class FixedDelay:
 
     def randint(self, low, high):
         return self.seconds
+
+
+@emulator.app.route(MIRROR_PATH, methods=['PUT'])
+def mirror_power(name):
+    """Set a system's power state now, without the external notifier."""
+    systems = emulator.app.systems
+    identity = systems.uuid(name)
+    system = dict(systems._get(identity),
+                  power_state=flask.request.json['power_state'],
+                  pending_power=None)
+    # NOTE: written straight into the fake driver's store: its _update
+    # would notify the simulator of the change the simulator itself made.
+    systems._systems[identity] = system
+    return '', 204
 
 
 def main(argv=None):

@@ -4,6 +4,7 @@ import time
 
 import requests
 
+from tests.fixtures import polling
 from tests.unit.simulator import base
 
 
@@ -42,12 +43,6 @@ class MachineTestCase(base.SimulatorTestCase):
 
     def evacuate(self):
         return self.action(self.server_id('vm'), {'evacuate': {}})
-
-    def wait_for(self, predicate, timeout=10):
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            self.assertLess(time.monotonic(), deadline)
-            time.sleep(0.02)
 
 
 class TestDetectionDelay(MachineTestCase):
@@ -92,7 +87,7 @@ class TestDetectionDelay(MachineTestCase):
     def test_delayed_power_change(self):
         self.machine(power='off', delay=0.2, source='ipmi')
         self.assertEqual('on', self.machine()['power'])
-        self.wait_for(lambda: self.machine()['power'] == 'off')
+        polling.wait_until(lambda: self.machine()['power'] == 'off')
         self.assertEqual([('compute-1', 'off', 'ipmi')], self.changes)
 
     def test_redfish_events(self):
@@ -136,18 +131,18 @@ class TestServiceDownTime(MachineTestCase):
     def test_nova_notices_the_dead_host_after_service_down_time(self):
         started = time.monotonic()
         self.machine(power='off')
-        self.wait_for(lambda: self.nova_state() == 'down')
+        polling.wait_until(lambda: self.nova_state() == 'down')
         self.assertGreaterEqual(time.monotonic() - started,
                                 self.SERVICE_DOWN_TIME)
         self.assertEqual(200, self.evacuate().status_code)
 
     def test_the_service_reports_again_after_boot_time(self):
         self.machine(power='off')
-        self.wait_for(lambda: self.nova_state() == 'down')
+        polling.wait_until(lambda: self.nova_state() == 'down')
         self.assertEqual({'host': 'compute-1', 'power': 'on',
                           'alive': False, 'service_state': 'down'},
                          self.machine(power='on'))
-        self.wait_for(lambda: self.nova_state() == 'up')
+        polling.wait_until(lambda: self.nova_state() == 'up')
         self.assertTrue(self.machine()['alive'])
 
     def test_added_hosts_have_machines(self):
