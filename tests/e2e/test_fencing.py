@@ -14,6 +14,7 @@ import time
 import yaml
 
 from tests.e2e import base
+from tests.fixtures import polling
 from tests.fixtures import processes
 
 HOST_DOWN = {'event': 'STOPPED', 'host_status': 'NORMAL',
@@ -65,16 +66,13 @@ class TestFencing(base.E2ETestCase):
         return segment, {host: self.api.create_host(segment['uuid'], host)
                          for host in hosts}
 
-    def wait_for(self, condition, what, timeout=30, interval=0.2):
-        deadline = time.monotonic() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError('still not %s after %ss' % (what,
-                                                                 timeout))
-            time.sleep(interval)
+    @staticmethod
+    def wait_for(condition, timeout=30):
+        """The first true value of ``condition()`` within ``timeout``."""
+        seen = []
+        polling.wait_until(lambda: seen.append(condition()) or seen[-1],
+                           timeout)
+        return seen[-1]
 
     def moved_off(self, host):
         """Where the host's server went (not the host itself)."""
@@ -120,8 +118,7 @@ class TestFencing(base.E2ETestCase):
             {'host': {'on_maintenance': False}})
         service = self.wait_for(
             lambda: (lambda found: found if found['status'] == 'enabled'
-                     else None)(self.simulator.service('fence-src')),
-            'enabled again')
+                     else None)(self.simulator.service('fence-src')))
         self.assertEqual((False, 'up'),
                          (service['forced_down'], service['state']))
         self.assertEqual("Host 'fence-src' returned to service",
@@ -145,7 +142,7 @@ class TestFencing(base.E2ETestCase):
         reason = self.wait_for(
             lambda: [message for message in
                      self.details(uuid).get('FenceHostTask', [])
-                     if 'failed' in message], 'fenced', interval=0.05)[-1]
+                     if 'failed' in message])[-1]
         with open(self.fencing_file, 'w') as stream:
             stream.write(original)
         self.assertEqual(
@@ -175,7 +172,7 @@ class TestFencing(base.E2ETestCase):
         held = self.wait_for(
             lambda: (lambda found: found if (found['message'] or '')
                      .startswith(HELD) else None)(
-                self.api.notification(uuid, version='1.2')), 'held')
+                self.api.notification(uuid, version='1.2')))
         self.assertEqual('running', held['status'])
         self.assertEqual('brake-2', self.simulator.server('brake-2-vm')[
             'host'])
