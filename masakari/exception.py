@@ -258,6 +258,13 @@ class ReservedHostsUnavailable(MasakariException):
     msg_fmt = _('No reserved_hosts available for evacuation.')
 
 
+class HostRecoveryHeld(MasakariException):
+    # NOTE: not a failure: the mass-failure brake keeps the notification
+    # running until the failures subside or an operator releases it.
+    msg_fmt = _('Recovery of host %(host)s is held by the mass-failure '
+                'brake: %(reason)s')
+
+
 class LockAlreadyAcquired(MasakariException):
     msg_fmt = _('Lock is already acquired on %(resource)s.')
 
@@ -284,3 +291,11 @@ class SkipProcessRecoveryException(MasakariException):
 
 class ProcessRecoveryFailureException(MasakariException):
     msg_fmt = _('Failed to execute process recovery workflow.')
+
+
+# --- fencing -----------------------------------------------------------------
+
+class FencingFailed(MasakariException):
+    # NOTE: the reason is built by the fencing drivers, which strip the
+    # BMC password from any library message before it gets here.
+    msg_fmt = _('Fencing of host %(host)s failed: %(reason)s')

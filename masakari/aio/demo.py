@@ -78,11 +78,14 @@ def _failed_host(state, hosts):
     return max(sorted(load), key=load.get)
 
 
-def set_up(client, recovery_method, say):
+def set_up(client, recovery_method, say, crash=False):
     """Create the segment and its hosts; fail a host in the simulator.
 
     Hosts whose nova-compute service is disabled become reserved hosts.
 
+    :param crash: crash the host (powered on, not running: Nova sees its
+        service up until its service_down_time) instead of marking its
+        service down.
     :returns: the failed host's name.
     """
     state = client.control('GET', '/state')
@@ -100,8 +103,14 @@ def set_up(client, recovery_method, say):
                        'reserved': not enabled}})
         say('added host %s%s' % (name, '' if enabled else ' (reserved)'))
     failed = _failed_host(state, hosts)
-    client.control('PUT', '/hosts/%s' % failed, body={'state': 'down'})
     servers = [s['name'] for s in state['servers'] if s['host'] == failed]
+    if crash:
+        client.control('PUT', '/machines/%s' % failed, body={'alive': False})
+        say('host %s crashed with %d instance(s): %s (powered on; Nova '
+            'still reports its compute service up)' % (
+                failed, len(servers), ', '.join(sorted(servers))))
+        return failed
+    client.control('PUT', '/hosts/%s' % failed, body={'state': 'down'})
     say('host %s is down with %d instance(s): %s' % (
         failed, len(servers), ', '.join(sorted(servers))))
     return failed
@@ -180,10 +189,13 @@ def follow(client, notification_uuid, say, timeout=300, interval=0.5):
 
 
 def run(api_url, control_url, recovery_method='auto', say=print,
-        timeout=300):
-    """The whole demo; returns True when the host was recovered."""
+        timeout=300, crash=False):
+    """The whole demo; returns True when the host was recovered.
+
+    :param crash: crash the host rather than mark it down (see set_up).
+    """
     client = Client(api_url, control_url)
-    failed = set_up(client, recovery_method, say)
+    failed = set_up(client, recovery_method, say, crash=crash)
     notification_uuid = post_host_down(client, failed, say)
     status = follow(client, notification_uuid, say, timeout=timeout)
     state = client.control('GET', '/state')

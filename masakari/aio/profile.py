@@ -11,6 +11,8 @@ read after it, so their values win.
 import os
 import sys
 
+import yaml
+
 import masakari
 
 CONFIG_FILE = 'masakari.conf'
@@ -18,6 +20,8 @@ LOG_FILE = 'masakari.log'
 MAIN_DB_FILE = 'masakari.sqlite'
 TASKFLOW_DB_FILE = 'taskflow.sqlite'
 PASTE_FILE = 'api-paste.ini'
+FENCING_FILE = 'fencing.yaml'
+FENCING_CONFIG_FILE = 'fencing.conf'
 # Seconds to wait after disabling a failed host's service (Masakari: 180).
 DEFAULT_WAIT = 3
 
@@ -93,3 +97,27 @@ def write(state_dir, simulator_identity_url, user, wait, debug=False):
     with open(path, 'w') as conf_file:
         conf_file.write(text)
     return path
+
+
+def _write_private(path, text):
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+              'w') as stream:
+        stream.write(text)
+    return path
+
+
+def write_fencing(state_dir, entries):
+    """Write the fencing file of ``entries`` (host -> BMC settings) and
+    ``<state_dir>/fencing.conf`` pointing the engine at it; return the
+    configuration file's path.
+
+    The BMC poll is short so that the demo shows the power off promptly.
+    """
+    entries = {host: dict(settings, verify=False, poll_interval=0.2)
+               for host, settings in entries.items()}
+    fencing_file = _write_private(os.path.join(state_dir, FENCING_FILE),
+                                  yaml.safe_dump(entries))
+    return _write_private(
+        os.path.join(state_dir, FENCING_CONFIG_FILE),
+        '[fencing]\nconfig_file = %s\n\n'
+        '[DEFAULT]\nhost_failure_recovery_threads = 20\n' % fencing_file)

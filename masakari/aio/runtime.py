@@ -23,6 +23,7 @@ from masakari import objects
 from masakari import policy
 from masakari import rpc
 from masakari import service
+from masakari.simulator import bmcs as simulator_bmcs
 from masakari.simulator import server as simulator_server
 from masakari.simulator import topology as simulator_topology
 
@@ -30,6 +31,8 @@ CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
 APP_NAME = 'masakari_api'
+# Seconds the simulated BMCs take to power a host off or on.
+BMC_POWER_DELAY = 2
 # Seconds a transaction waits for another one's lock on a SQLite file.
 SQLITE_BUSY_TIMEOUT_MS = 30000
 
@@ -86,13 +89,16 @@ class AllInOne:
     :param config_files: more configuration files, read after the
         embedded profile (e.g. masakari-custom-recovery-methods.conf).
     :param debug: debug logging (to the log file).
+    :param fencing: start the simulated hosts' BMCs and fence failed
+        hosts through their Redfish BMC (needs sushy, sushy-tools and
+        pyghmi: the ``test`` extra).
     :param setup_logging: set up oslo.log from the configuration (the
         console script); False leaves the process's logging alone (tests).
     """
 
     def __init__(self, topology, state_dir=None, host='127.0.0.1', port=0,
                  simulator_port=0, wait=profile.DEFAULT_WAIT, config_files=(),
-                 debug=False, setup_logging=True):
+                 debug=False, setup_logging=True, fencing=False):
         self.topology = topology
         self.state_dir = state_dir
         self.host = host
@@ -102,6 +108,8 @@ class AllInOne:
         self.config_files = list(config_files)
         self.debug = debug
         self.setup_logging = setup_logging
+        self.fencing = fencing
+        self.bmcs = None
         self.simulator = None
         self.engine = None
         self.api = None
@@ -146,8 +154,9 @@ class AllInOne:
         self.config_file = profile.write(
             self.state_dir, self.simulator.identity_url, user, self.wait,
             debug=self.debug)
+        fencing_files = [self._start_bmcs()] if self.fencing else []
         argv = ['masakari-aio']
-        for path in [self.config_file] + self.config_files:
+        for path in [self.config_file] + fencing_files + self.config_files:
             argv += ['--config-file', path]
         config.parse_args(argv, default_config_files=[], configure_db=False)
         if self.setup_logging:
@@ -168,6 +177,16 @@ class AllInOne:
         LOG.info('masakari-aio: API on %(api)s, simulator on %(sim)s',
                  {'api': self.api.url, 'sim': self.simulator.url})
 
+    def _start_bmcs(self):
+        """Start the BMCs; returns the configuration file pointing the
+        engine at them.
+        """
+        self.bmcs = simulator_bmcs.BMCs(
+            self.simulator.cloud, self.simulator.control_url,
+            address=self.host, power_delay=BMC_POWER_DELAY).start()
+        return profile.write_fencing(
+            self.state_dir, self.bmcs.fencing_entries('redfish'))
+
     def stop(self):
         """Stop the API, the engine and the simulator; forget the process
         wide set-up (RPC transport, database engines); remove a temporary
@@ -180,6 +199,9 @@ class AllInOne:
             self.engine.stop()
             self.engine.wait()
             self.engine = None
+        if self.bmcs is not None:
+            self.bmcs.stop()
+            self.bmcs = None
         if self.simulator is not None:
             self.simulator.stop()
             self.simulator = None

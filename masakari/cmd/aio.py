@@ -1,5 +1,7 @@
 """masakari-aio: masakari-api and masakari-engine in one process on embedded
-defaults, against a simulated cloud; ``--demo`` shows a host recovery.
+defaults, against a simulated cloud; ``--demo`` shows a host recovery,
+``--demo --fencing`` a fenced one (BMC power off, force-down, immediate
+evacuation).
 
 No eventlet here: the API is served by a threaded standard-library server
 and the engine takes RPC messages on threads.
@@ -37,6 +39,14 @@ def _parser():
                         help='recovery method of the demo segment '
                              '(default: %(default)s); hosts whose '
                              'nova-compute is disabled become reserved')
+    parser.add_argument('--fencing', action='store_true',
+                        help='give every simulated host a Redfish and an '
+                             'IPMI BMC and fence failed hosts through '
+                             'Redfish, force their compute service down and '
+                             'evacuate at once (20 at a time); the demo '
+                             'then crashes the host instead of marking it '
+                             'down, so Nova still sees it up (needs the '
+                             'test extra: sushy, sushy-tools, pyghmi)')
     parser.add_argument('--topology', default=DEFAULT_TOPOLOGY,
                         help='simulated cloud: a topology JSON file or a '
                              'bundled name (%s; default: %%(default)s)' %
@@ -112,8 +122,10 @@ def main(argv=None):
         aio = runtime.AllInOne(
             description, state_dir=args.state_dir, host=args.host, port=port,
             simulator_port=args.simulator_port, wait=args.wait,
-            config_files=args.config_file, debug=args.debug).start()
-    except (OSError, ValueError, KeyError) as error:
+            config_files=args.config_file, debug=args.debug,
+            fencing=args.fencing).start()
+    except (OSError, ValueError, KeyError, RuntimeError,
+            ImportError) as error:
         print('masakari-aio: %s' % error, file=sys.stderr)
         return 2
     try:
@@ -125,7 +137,8 @@ def main(argv=None):
         try:
             recovered = demo.run(aio.api_url, aio.simulator.control_url,
                                  recovery_method=args.recovery_method,
-                                 say=_say, timeout=args.demo_timeout)
+                                 say=_say, timeout=args.demo_timeout,
+                                 crash=args.fencing)
         except demo.DemoError as error:
             print('masakari-aio: demo failed: %s' % error, file=sys.stderr)
             return 1

@@ -10,6 +10,7 @@ from oslo_service import service as oslo_service
 import masakari.conf
 from masakari import config
 from masakari.engine import debug_decorators
+from masakari.fencing import config as fencing_config
 from masakari import metrics
 from masakari.metrics import engine as engine_metrics
 from masakari.metrics import server as metrics_server
@@ -33,6 +34,7 @@ def main():
     config.parse_args(sys.argv)
     logging.setup(CONF, 'masakari')
     debug_decorators.apply_from_config()
+    fencing_config.warn_if_exposed()
     objects.register_all()
     notifications.set_binary(notifications.ENGINE_BINARY)
     server = service.Service.create(binary=notifications.ENGINE_BINARY)

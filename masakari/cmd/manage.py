@@ -1,8 +1,12 @@
-"""masakari-manage: administration of the database (``db`` category).
+"""masakari-manage: administration of the database and of recoveries.
 
 ``db sync [version]`` migrates the main database (then the taskflow one),
 ``db version`` prints its alembic revision, ``db purge`` hard-deletes old
 rows. Outputs and exit codes: doc/source/cli/masakari-manage.rst.
+The ``fencing`` category is ours: ``fencing check [--file PATH]
+[--connect]``; so are ``notification timeline <uuid>`` (the per-phase
+timeline of a recovery) and ``notification release <uuid>`` (releases a
+host recovery held by the mass-failure brake).
 """
 
 import functools
@@ -14,20 +18,23 @@ from alembic.util import exc as alembic_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from masakari.cmd import fencing_check
 from masakari.cmd import notification_timeline
 import masakari.conf
 from masakari import context
 from masakari.db import api as db_api
 from masakari.db import migration
+from masakari.engine import brake
 from masakari.engine import driver
 from masakari import exception
 from masakari.i18n import _
+from masakari import objects
 from masakari import version
 
 CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
-CATEGORIES = ('db', 'notification')
+CATEGORIES = ('db', 'fencing', 'notification')
 SECONDS_PER_DAY = 86400
 
 
@@ -97,8 +104,34 @@ def db_purge():
 
 
 DB_ACTIONS = {'purge': db_purge, 'sync': db_sync, 'version': db_version}
-NOTIFICATION_ACTIONS = {'timeline': notification_timeline.show}
-ACTIONS = {'db': DB_ACTIONS, 'notification': NOTIFICATION_ACTIONS}
+FENCING_ACTIONS = {'check': fencing_check.check}
+
+
+def notification_release():
+    """Release a notification held by the mass-failure brake: the engine
+    recovers it, without the brake, at its next periodic retry.
+    """
+    uuid = CONF.category.notification_uuid
+    objects.register_all()
+    try:
+        notification = objects.Notification.get_by_uuid(
+            context.get_admin_context(), uuid)
+    except exception.NotificationNotFound as error:
+        print(error.format_message())
+        return 1
+    if not brake.release(notification):
+        print(_('Notification %s is not held by the mass-failure brake.')
+              % uuid)
+        return 1
+    print(_('Notification %s released: the engine recovers it at its next '
+            'periodic retry.') % uuid)
+    return 0
+
+
+NOTIFICATION_ACTIONS = {'release': notification_release,
+                        'timeline': notification_timeline.show}
+ACTIONS = {'db': DB_ACTIONS, 'fencing': FENCING_ACTIONS,
+           'notification': NOTIFICATION_ACTIONS}
 
 
 def add_command_parsers(subparsers):
@@ -121,8 +154,16 @@ def add_command_parsers(subparsers):
 
     actions.add_parser('version')
 
+    fencing_actions = subparsers.add_parser(
+        'fencing').add_subparsers(dest='action')
+    fencing_check.add_parser(fencing_actions)
+
     notification_actions = subparsers.add_parser(
         'notification').add_subparsers(dest='action')
+    release = notification_actions.add_parser('release')
+    release.add_argument('notification_uuid',
+                         help=_('The notification held by the '
+                                'mass-failure brake.'))
     notification_timeline.add_parser(notification_actions)
 
 

@@ -211,6 +211,20 @@ class API:
             nova.services.disable(service.id)
 
     @translate_nova_exception
+    def force_down_service(self, context, host_name, forced_down=True):
+        """Mark the host's nova-compute forced down (or clear the mark).
+
+        Not in Masakari 22.0.0; used only for fenced hosts. Nova then
+        reports the service down at once and accepts to evacuate from it:
+        only to be done once the host is known to be powered off.
+        """
+        nova = novaclient(context)
+        service = _service(nova, host_name, COMPUTE_BINARY)
+        LOG.info('Set forced_down=%(forced_down)s on nova-compute of '
+                 '%(host)s', {'forced_down': forced_down, 'host': host_name})
+        nova.services.force_down(service.id, forced_down)
+
+    @translate_nova_exception
     def is_service_disabled(self, context, host_name, binary):
         """Whether the host's service of that binary is disabled."""
         nova = novaclient(context)

@@ -14,6 +14,8 @@ from masakari.conf import database
 from masakari.conf import engine
 from masakari.conf import engine_driver
 from masakari.conf import exceptions
+from masakari.conf import fencing
+from masakari.conf import host_recovery_safety
 from masakari.conf import metrics
 from masakari.conf import nova
 from masakari.conf import osapi_v1
@@ -25,8 +27,8 @@ from masakari.conf import wsgi
 CONF = cfg.CONF
 
 OPTION_MODULES = (api, base, coordination, database, engine, engine_driver,
-                  exceptions, nova, osapi_v1, paths, service, ssl, wsgi,
-                  metrics)
+                  exceptions, fencing, nova, osapi_v1, paths, service, ssl,
+                  wsgi, host_recovery_safety, metrics)
 
 for _module in OPTION_MODULES:
     _module.register_opts(CONF)

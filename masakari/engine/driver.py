@@ -30,7 +30,8 @@ class NotificationDriver(metaclass=abc.ABCMeta):
         """Recover the instances of a failed compute host.
 
         The manager passes ``update_host_method`` and
-        ``reserved_host_list`` as keywords.
+        ``reserved_host_list`` as keywords, and ``host_was_reserved=True``
+        for a reserved host when [fencing]/return_to_service is set.
         """
 
     @abc.abstractmethod
@@ -56,6 +57,12 @@ class NotificationDriver(metaclass=abc.ABCMeta):
     @abc.abstractmethod
     def upgrade_backend(self, backend):
         """Create or upgrade the driver's own storage at ``backend``."""
+
+    def return_fenced_hosts(self, context):
+        """Bring back to service the hosts this driver fenced whose
+        maintenance an operator ended ([fencing]/return_to_service).
+        Optional: a driver that does not fence has nothing to do.
+        """
 
     def was_interrupted(self, context, notification_uuid):
         """Whether this engine host started the notification's last run.

@@ -17,6 +17,7 @@ from oslo_utils import timeutils
 from masakari.compute import nova
 import masakari.conf
 from masakari import context as masakari_context
+from masakari.engine import brake
 from masakari.engine import claims
 from masakari.engine import driver
 from masakari.engine import notification_handlers
@@ -75,6 +76,13 @@ class MasakariManager(manager.Manager):
                 CONF.process_unfinished_notifications_interval,
             '_check_expired_notifications':
                 CONF.check_expired_notifications_interval,
+            # NOTE: extensions; off (negative) unless configured.
+            '_resume_held_notifications':
+                CONF.host_failure.held_notifications_check_interval
+                if brake.enabled() else -1,
+            '_return_fenced_hosts':
+                CONF.fencing.return_to_service_interval
+                if CONF.fencing.return_to_service else -1,
         })
         self._host_initialised = False
 
@@ -260,3 +268,17 @@ class MasakariManager(manager.Manager):
                 LOG.error("Periodic task 'check_expired_notifications': "
                           "Notification %s is expired.",
                           notification.notification_uuid)
+
+    @periodic_task.periodic_task(spacing=0)
+    def _resume_held_notifications(self, context):
+        """Recover the notifications the mass-failure brake lets through."""
+        for notification in brake.resume_candidates(context):
+            if brake.requeue(notification):
+                LOG.info('Mass-failure brake: resuming the recovery of '
+                         'notification %s.', notification.notification_uuid)
+                self._process_notification(context, notification)
+
+    @periodic_task.periodic_task(spacing=0)
+    def _return_fenced_hosts(self, context):
+        """Return fenced hosts whose maintenance ended to service."""
+        self.driver.return_fenced_hosts(context)

@@ -7,6 +7,7 @@ reference stays silent) and returns the notification's final status.
 
 from oslo_log import log as logging
 
+import masakari.conf
 from masakari.engine import claims
 from masakari.engine import instance_events
 from masakari import exception
@@ -14,6 +15,7 @@ from masakari.notifications import api as notifications
 from masakari import objects
 from masakari.objects import fields
 
+CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
 Status = fields.NotificationStatus
@@ -53,6 +55,11 @@ def _invalid_event(context, notification, event):
 def _recover_host(context, driver, notification):
     host = objects.Host.get_by_uuid(context, notification.source_host_uuid)
     segment = host.failover_segment
+    extra = {}
+    if host.reserved and CONF.fencing.return_to_service:
+        # NOTE: only then, so that a third-party driver gets the call of
+        # the reference; the fencing task keeps it for the host's return.
+        extra['host_was_reserved'] = True
     host.on_maintenance = True
     if host.reserved:
         host.reserved = False
@@ -71,9 +78,13 @@ def _recover_host(context, driver, notification):
             context, host.name, segment.recovery_method,
             notification.notification_uuid,
             update_host_method=claims.take_reserved_host,
-            reserved_host_list=reserved_host_list)
+            reserved_host_list=reserved_host_list, **extra)
     except exception.SkipHostRecoveryException:
         return Status.FINISHED, None
+    except exception.HostRecoveryHeld as held:
+        # NOTE: held by the mass-failure brake, which logged it: the
+        # notification stays running until released.
+        return Status.RUNNING, held
     except exception.MasakariException as error:
         _log_failure(notification, error)
         return Status.ERROR, error

@@ -30,7 +30,10 @@ Mounts (one port):
   Keystone and Nova requests, ``?service=nova|keystone``), ``GET /state``,
   ``POST /hosts``, ``PUT /hosts/{name}`` (e.g. ``{"state": "down"}``),
   ``POST /servers``, ``PUT /servers/{id}``, ``PUT /delays``, ``GET|POST|
-  DELETE /faults``, ``DELETE /tokens`` (revoke all).
+  DELETE /faults``, ``DELETE /tokens`` (revoke all), ``GET /machines``,
+  ``GET|PUT /machines/{name}`` (``{"power": "on"|"off"}``, ``{"alive":
+  false}`` for a crash, optional ``"delay"``), ``PUT /redfish-events``
+  (power changes applied by the Redfish BMC emulator).
 
 Topology file (JSON object; every key optional; unknown keys are errors)::
 
@@ -39,7 +42,11 @@ Topology file (JSON object; every key optional; unknown keys are errors)::
       "compute_service_name": "nova",   # catalogue name of the compute entry
       "max_limit": 1000,                # Nova's [api]max_limit (page size)
       "token_ttl": 3600,                # seconds a token lives
+      "service_down_time": 60,          # Nova's: a dead host's service
+                                        # is reported up this long
+      "boot_time": 0,                   # power on -> service reports
       "delays": {"evacuate": 2.0, "stop": 1.0, "start": 1.0},
+      "evacuation_workers": 0,          # evacuations Nova runs at once
       "projects": ["service", {"name": "demo", "domain": "Default"}],
       "users": [{"name": "masakari", "password": "masakari",
                  "domain": "Default",
@@ -76,12 +83,20 @@ Behaviour worth knowing:
 * A host's ``state`` is what Nova reports (``up``/``down``); Nova refuses to
   evacuate from a host whose service is up (400), so mark the failed host
   down (topology or ``PUT /_simulator/hosts/{name}``) to let recovery work.
+* Every compute host has a machine (power on/off, alive or not). A host
+  powered off (through its BMC or ``/machines``) or crashed stops
+  heartbeating; Nova keeps reporting its service up for
+  ``service_down_time`` seconds unless it is forced down, and refuses to
+  evacuate from it meanwhile. ``masakari.simulator.bmcs`` (the CLI's
+  ``--bmc``) gives each host a Redfish and an IPMI BMC tied to its power.
 * Evacuate picks its destination when accepted: the requested host if its
   service is enabled and up (disabled only with ``force``) and under
   ``max_servers``, else the least loaded such host; with none the server
   ends in ``error``. The move completes after ``evacuate_delay`` (per server)
   or ``delays.evacuate`` seconds; ``fail_evacuate`` servers end in
-  ``error`` on their old host instead.
+  ``error`` on their old host instead. With ``evacuation_workers`` N > 0,
+  Nova carries out N evacuations at a time and the others wait their turn
+  (in the order they were accepted).
 * Fault rules match Keystone or Nova calls by method, path glob (with or
   without the version prefix) and action name; ``hang`` delays the answer
   (a "hung" call), ``status`` replaces it by an error in the service's fault

@@ -8,6 +8,7 @@ import argparse
 import signal
 import sys
 
+from masakari.simulator import bmcs as bmcs_mod
 from masakari.simulator import server
 from masakari.simulator import topology
 
@@ -31,6 +32,28 @@ def _parser():
                              '(default: %(default)s)')
     parser.add_argument('--verbose', action='store_true',
                         help='print one line per Keystone/Nova call served')
+    bmc = parser.add_argument_group(
+        'BMCs', 'A Redfish (sushy-tools) and an IPMI (pyghmi) BMC for every '
+        'compute host, tied to its power (needs the fencing and test '
+        'extras: sushy-tools, pyghmi).')
+    bmc.add_argument('--bmc', action='store_true',
+                     help='start the BMC emulators')
+    bmc.add_argument('--bmc-username', default=bmcs_mod.DEFAULT_USERNAME,
+                     help='BMC user name (default: %(default)s)')
+    bmc.add_argument('--bmc-password', default=bmcs_mod.DEFAULT_PASSWORD,
+                     help='BMC password (default: %(default)s)')
+    bmc.add_argument('--bmc-power-delay', type=float, default=None,
+                     metavar='SECONDS',
+                     help='seconds a power change through a BMC takes '
+                          '(default: 1-11 s at random for Redfish, as '
+                          'sushy-tools does; immediate for IPMI)')
+    bmc.add_argument('--fencing-config', metavar='PATH',
+                     help='write a Masakari fencing file (for [fencing]/'
+                          'config_file) for these BMCs; implies --bmc')
+    bmc.add_argument('--fencing-driver', choices=bmcs_mod.DRIVERS,
+                     default='ipmi',
+                     help='the BMC the fencing file uses (default: '
+                          '%(default)s)')
     return parser
 
 
@@ -55,6 +78,19 @@ def banner(simulator, user):
     return lines
 
 
+def bmc_banner(bmcs, fencing_config):
+    """The lines about the BMCs (no credentials)."""
+    lines = ['BMCs: Redfish %s, IPMI on %s' % (
+        bmcs.redfish_url, bmcs.address)]
+    for host, endpoints in sorted(bmcs.endpoints().items()):
+        lines.append('  %s: Redfish system %s, IPMI port %d' % (
+            host, endpoints['redfish']['system_id'],
+            endpoints['ipmi']['port']))
+    if fencing_config:
+        lines.extend(['  [fencing]', '  config_file = %s' % fencing_config])
+    return lines
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
@@ -67,15 +103,42 @@ def main(argv=None):
         print('masakari-simulator: %s' % error, file=sys.stderr)
         return 2
     user = description.get('users', topology.DEFAULT_USERS)[0]
-    print('\n'.join(banner(simulator, user)), flush=True)
+    lines = banner(simulator, user)
+    bmcs = None
+    if args.bmc or args.fencing_config:
+        # NOTE: serve first: the BMCs call the control API as they start.
+        simulator.start()
+        try:
+            bmcs = bmcs_mod.BMCs(
+                simulator.cloud, simulator.control_url, address=args.host,
+                username=args.bmc_username, password=args.bmc_password,
+                power_delay=args.bmc_power_delay).start()
+            if args.fencing_config:
+                bmcs.write_fencing_file(args.fencing_config,
+                                        args.fencing_driver)
+        except (OSError, RuntimeError, ImportError) as error:
+            if bmcs is not None:
+                bmcs.stop()
+            simulator.stop()
+            print('masakari-simulator: %s' % error, file=sys.stderr)
+            return 2
+        lines.extend(bmc_banner(bmcs, args.fencing_config))
+    print('\n'.join(lines), flush=True)
 
     def stop(signum, frame):
         raise KeyboardInterrupt()
     signal.signal(signal.SIGTERM, stop)
     try:
-        simulator.serve_forever()
+        if bmcs is None:
+            simulator.serve_forever()
+        else:
+            signal.pause()
     except KeyboardInterrupt:
         pass
+    finally:
+        if bmcs is not None:
+            bmcs.stop()
+            simulator.stop()
     return 0
 
 

@@ -18,6 +18,9 @@ def index(cloud, request):
         'POST /_simulator/hosts', 'PUT|PATCH /_simulator/hosts/{name}',
         'POST /_simulator/servers', 'PUT|PATCH /_simulator/servers/{id}',
         'PUT|PATCH /_simulator/delays',
+        'GET /_simulator/machines',
+        'GET|PUT|PATCH /_simulator/machines/{name}',
+        'PUT /_simulator/redfish-events',
         'GET|POST|DELETE /_simulator/faults',
         'DELETE /_simulator/tokens']})
 
@@ -68,6 +71,36 @@ def update_delays(cloud, request):
         **_object(request))})
 
 
+def list_machines(cloud, request):
+    return web.Response(200, {'machines': [
+        cloud.machine(name) for name in sorted(cloud.machines)]})
+
+
+def show_machine(cloud, request, name):
+    return web.Response(200, {'machine': cloud.machine(name)})
+
+
+def update_machine(cloud, request, name):
+    return web.Response(200, {'machine': cloud.update_machine(
+        name, **_object(request))})
+
+
+def redfish_event(cloud, request):
+    """A power change applied by the Redfish BMC emulator.
+
+    sushy-tools' fake driver PUTs the whole system (named after its host)
+    here whenever it changes; only an applied change (no power transition
+    pending) is mirrored onto the host.
+    """
+    system = _object(request)
+    if not system.get('pending_power') and system.get('name') in \
+            cloud.machines:
+        cloud.update_machine(system['name'],
+                             power=system['power_state'].lower(),
+                             source='redfish')
+    return web.Response(204)
+
+
 def list_faults(cloud, request):
     return web.Response(200, {'faults': cloud.faults.rules()})
 
@@ -95,6 +128,10 @@ ROUTER = web.Router([
     ('/servers', {'POST': add_servers}),
     ('/servers/{server_id}', {'PUT': update_server, 'PATCH': update_server}),
     ('/delays', {'PUT': update_delays, 'PATCH': update_delays}),
+    ('/machines', {'GET': list_machines}),
+    ('/machines/{name}', {'GET': show_machine, 'PUT': update_machine,
+                          'PATCH': update_machine}),
+    ('/redfish-events', {'PUT': redfish_event}),
     ('/faults', {'GET': list_faults, 'POST': add_fault,
                  'DELETE': clear_faults}),
     ('/tokens', {'DELETE': revoke_tokens}),

@@ -6,6 +6,7 @@ Plain data; the rules that change them live in the service modules
 
 import dataclasses
 import datetime
+import time
 import uuid
 
 # Stable ids: the same topology file always yields the same ids, so an
@@ -48,10 +49,29 @@ class Service:
     disabled_reason: object = None
     forced_down: bool = False
     updated_at: str = dataclasses.field(default_factory=isotime)
+    # NOTE: a class attribute, not a field (views and snapshots keep their
+    # keys): while the host is dead, the monotonic time until which Nova
+    # still reports the service up (its service_down_time since the last
+    # heartbeat); None while the host is alive.
+    heartbeat_until = None
 
     @property
     def is_up(self):
-        return self.state == 'up' and not self.forced_down
+        return (self.state == 'up' and not self.forced_down and
+                (self.heartbeat_until is None or
+                 time.monotonic() < self.heartbeat_until))
+
+
+@dataclasses.dataclass
+class Machine:
+    """The physical host under a host's services, as its BMC sees it.
+
+    ``power`` is the chassis power ('on' or 'off'); ``alive`` says whether
+    the host runs (a crashed or hung host is powered on and not alive).
+    """
+    host: str
+    power: str = 'on'
+    alive: bool = True
 
 
 @dataclasses.dataclass

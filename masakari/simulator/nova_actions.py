@@ -166,8 +166,9 @@ def evacuate(cloud, request, server, argument):
     cloud.evacuations[server.id] = destination
     delay = (server.evacuate_delay if server.evacuate_delay is not None
              else cloud.delays['evacuate'])
-    cloud.scheduler.call_later(delay, functools.partial(
-        _finish_evacuation, cloud, server.id, server.vm_state))
+    cloud.scheduler.call_later(cloud.evacuation_delay(delay),
+                               functools.partial(_finish_evacuation, cloud,
+                                                 server.id, server.vm_state))
     if request.environ['version'] < (2, 14):
         return web.Response(200, {'adminPass': 'simulated'})
     return web.Response(200)

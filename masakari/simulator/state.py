@@ -7,6 +7,7 @@ thread so that stopping the simulator cancels them all.
 """
 
 import dataclasses
+import functools
 import heapq
 import itertools
 import threading
@@ -14,9 +15,11 @@ import time
 
 from masakari.simulator import calls
 from masakari.simulator import faults
+from masakari.simulator import model
 from masakari.simulator import topology as topology_mod
 
 HOST_FIELDS = {'state', 'status', 'disabled_reason', 'forced_down'}
+MACHINE_FIELDS = {'power', 'alive', 'delay', 'source'}
 SERVER_FIELDS = {'vm_state', 'task_state', 'power_state', 'host', 'metadata',
                  'locked', 'fail_evacuate', 'evacuate_delay'}
 
@@ -75,6 +78,11 @@ class Cloud:
         self.max_limit = settings['max_limit']
         self.token_ttl = settings['token_ttl']
         self.delays = settings['delays']
+        self.service_down_time = settings['service_down_time']
+        self.boot_time = settings['boot_time']
+        self.evacuation_workers = settings['evacuation_workers']
+        # When each of Nova's evacuation workers is free again (a heap).
+        self._workers_free_at = []
         self.projects = topology_mod.build_projects(topology)
         self.users = topology_mod.build_users(topology, self.projects)
         self.services = topology_mod.build_services(topology)
@@ -90,6 +98,11 @@ class Cloud:
         self.calls = calls.CallLog()
         self.faults = faults.FaultInjector(topology.get('faults', []))
         self.stopping = threading.Event()
+        self.machines = {host: model.Machine(host)
+                         for host in self.compute_hosts()}
+        # Callables given (host, power, source) after a power change, e.g.
+        # the BMC emulators that mirror it.
+        self.power_listeners = []
         self.add_servers(topology.get('servers', []))
         self.scheduler = Scheduler()
 
@@ -139,6 +152,10 @@ class Cloud:
                    for service in self.services.values()):
                 raise ValueError('host %s already exists' % entry['name'])
             self.services.update(added)
+            for service in added.values():
+                if service.binary == 'nova-compute':
+                    self.machines[service.host] = model.Machine(
+                        service.host)
             if entry.get('max_servers') is not None:
                 self.capacities[entry['name']] = int(entry['max_servers'])
         return [dataclasses.asdict(service) for service in added.values()]
@@ -182,6 +199,79 @@ class Cloud:
                                 for key, value in delays.items()})
             return dict(self.delays)
 
+    def machine(self, name):
+        """The machine of a compute host, as JSON-ready data."""
+        with self.lock:
+            machine = self.machines.get(name)
+            if machine is None:
+                raise KeyError('no compute host named %s' % name)
+            service = self.compute_service(name)
+            return dict(dataclasses.asdict(machine),
+                        service_state='up' if service.is_up else 'down')
+
+    def update_machine(self, name, **fields):
+        """Power a host on or off, or make it crash or recover.
+
+        ``power`` 'off' also stops the host; 'on' starts it (its compute
+        service reports again after ``boot_time``). ``alive`` false is a
+        crash with the power on; Nova keeps reporting the service up for
+        ``service_down_time`` seconds unless it is forced down. ``delay``
+        postpones the change (a BMC's power transition); ``source`` names
+        who asked, for the power listeners.
+        """
+        unknown = set(fields) - MACHINE_FIELDS
+        if unknown:
+            raise ValueError('unknown machine fields: %s (allowed: %s)' %
+                             (', '.join(sorted(unknown)),
+                              ', '.join(sorted(MACHINE_FIELDS))))
+        power, alive = fields.get('power'), fields.get('alive')
+        if power not in (None, 'on', 'off'):
+            raise ValueError("power must be 'on' or 'off'")
+        if alive not in (None, True, False):
+            raise ValueError('alive must be true or false')
+        self.machine(name)
+        change = functools.partial(self._change_machine, name, power, alive,
+                                   fields.get('source', 'control'))
+        self.scheduler.call_later(float(fields.get('delay') or 0), change)
+        return self.machine(name)
+
+    def _change_machine(self, name, power, alive, source):
+        with self.lock:
+            machine = self.machines[name]
+            power_changed = power is not None and power != machine.power
+            if power is not None:
+                machine.power = power
+            if power == 'off':
+                alive = False
+            elif power_changed:
+                alive = None
+                self.scheduler.call_later(self.boot_time, functools.partial(
+                    self._change_machine, name, None, True, source))
+            if alive is not None and alive != machine.alive:
+                machine.alive = alive
+                until = (None if alive else
+                         time.monotonic() + self.service_down_time)
+                for service in self.services.values():
+                    if service.host == name:
+                        service.heartbeat_until = until
+            listeners = list(self.power_listeners) if power_changed else []
+        for listener in listeners:
+            listener(name, power, source)
+
+    def evacuation_delay(self, duration):
+        """Seconds from now until a new evacuation of ``duration``
+        seconds ends, when at most ``evacuation_workers`` run at once (the
+        others wait their turn). Call with the lock held.
+        """
+        if not self.evacuation_workers:
+            return duration
+        now = time.monotonic()
+        free_at = self._workers_free_at
+        start = (now if len(free_at) < self.evacuation_workers
+                 else max(now, heapq.heappop(free_at)))
+        heapq.heappush(free_at, start + duration)
+        return start + duration - now
+
     def revoke_tokens(self):
         """Invalidate every issued token (clients must authenticate again)."""
         with self.lock:
@@ -199,6 +289,8 @@ class Cloud:
                                for aggregate in self.aggregates.values()],
                 'delays': dict(self.delays),
                 'faults': self.faults.rules(),
+                'machines': [dataclasses.asdict(machine)
+                             for machine in self.machines.values()],
             }
 
     def close(self):

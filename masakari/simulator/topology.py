@@ -14,7 +14,8 @@ TOPOLOGY_DIR = os.path.join(os.path.dirname(__file__), 'topologies')
 
 TOP_LEVEL_KEYS = {'region', 'compute_service_name', 'max_limit', 'token_ttl',
                   'delays', 'projects', 'users', 'hosts', 'servers',
-                  'aggregates', 'faults'}
+                  'aggregates', 'faults', 'service_down_time',
+                  'boot_time', 'evacuation_workers'}
 DELAY_KEYS = {'evacuate', 'stop', 'start'}
 DEFAULT_DELAYS = {'evacuate': 2.0, 'stop': 1.0, 'start': 1.0}
 DEFAULT_USERS = [{'name': 'masakari', 'password': 'masakari',
@@ -78,6 +79,14 @@ def settings(topology):
         'max_limit': int(topology.get('max_limit', 1000)),
         'token_ttl': float(topology.get('token_ttl', 3600)),
         'delays': delays,
+        # Nova's [DEFAULT]/service_down_time: how long a dead host's
+        # compute service is still reported up.
+        'service_down_time': float(topology.get('service_down_time', 60)),
+        # Seconds from a power on to the compute service reporting again.
+        'boot_time': float(topology.get('boot_time', 0)),
+        # How many evacuations Nova carries out at once (the others wait
+        # for a free one, in order); 0: no limit.
+        'evacuation_workers': int(topology.get('evacuation_workers', 0)),
     }
 
 

@@ -41,13 +41,15 @@ class E2ETestCase(testtools.TestCase):
     api_server = 'console'
     api_count = 1
     api_workers = 1
+    simulator_args = ()
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.deployment = processes.Deployment(
             cls.topology, options=cls.options, api_server=cls.api_server,
-            api_count=cls.api_count, api_workers=cls.api_workers)
+            api_count=cls.api_count, api_workers=cls.api_workers,
+            simulator_args=cls.simulator_args)
         cls.deployment.setUp()
         cls.addClassCleanup(cls.deployment.cleanUp)
         cls.listener = bus.NotificationListener(cls.deployment.bus,

@@ -1,6 +1,7 @@
 """masakari-aio as a newcomer runs it (README's first command): the demo
-recovers a host of the simulated cloud; a custom recovery flow file is
-rehearsed against a topology; the plain mode serves until SIGTERM.
+recovers a host of the simulated cloud, fenced with ``--fencing``; a
+custom recovery flow file is rehearsed against a topology; the plain mode
+serves until SIGTERM.
 """
 
 import json
@@ -63,6 +64,27 @@ class TestAllInOne(testtools.TestCase):
         self.assertEqual(4, len(moved), moved)
         self.assertEqual('recovery finished', lines[-1])
         self.assertEqual('', result.stderr)
+
+    def test_fencing_demo_fences_forces_down_and_evacuates_at_once(self):
+        # The crashed host stays "up" for Nova for 60 s: only fencing and
+        # force-down let the evacuation start before that.
+        started = time.monotonic()
+        result = self._demo('--fencing', '--wait', '600')
+        self.assertEqual(0, result.returncode)
+        self.assertLess(time.monotonic() - started, 60)
+        lines = result.stdout.splitlines()
+        self.assertIn('host compute-1 crashed with 4 instance(s): db, '
+                      'scratch, web-1, web-2 (powered on; Nova still '
+                      'reports its compute service up)', lines)
+        fenced = [line for line in lines if re.match(
+            r"  \[FenceHostTask\] Host 'compute-1' fenced by the redfish "
+            r"driver at http://127\.0\.0\.1:\d+: power state on before, "
+            r"off after, in \d+\.\d s \(1\.0\)$", line)]
+        self.assertEqual(1, len(fenced), lines)
+        self.assertIn("  [ForceDownComputeServiceTask] Compute service on "
+                      "host 'compute-1' disabled and forced down; evacuating "
+                      "without waiting for Nova to see it down (1.0)", lines)
+        self.assertEqual('recovery finished', lines[-1])
 
     def test_custom_recovery_flow_rehearsal(self):
         flow_file = os.path.join(self.state_dir, 'custom-flow.conf')

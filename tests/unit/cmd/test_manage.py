@@ -19,6 +19,7 @@ import testtools
 from masakari.cmd import manage
 import masakari.conf
 from masakari.db.sqlalchemy import models
+from masakari.engine import brake
 from masakari.engine.drivers.taskflow import persistence
 from masakari import exception
 from masakari import version
@@ -133,7 +134,8 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertEqual('\nOpenStack masakari version: %s\n\n'
                          'masakari-manage category action [<args>]\n'
-                         'Available categories:\n\tdb\n\tnotification\n'
+                         'Available categories:\n\tdb\n\tfencing\n'
+                         '\tnotification\n'
                          % version.version_string(), out)
 
     def test_version(self):
@@ -156,7 +158,8 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertTrue(err.endswith(
             "masakari-manage: error: argument category: invalid choice: "
-            "'foo' (choose from 'db', 'notification')\n"), err)
+            "'foo' (choose from 'db', 'fencing', 'notification')\n"),
+            err)
         code, _out, err = self.manage('db', 'bar')
         self.assertEqual(2, code)
         self.assertEqual(
@@ -358,6 +361,57 @@ def _log_messages(output):
     return [match.group(1) for match in
             re.finditer(r'^\S+ \S+ \d+ [A-Z]+ \S+ \[[^\]]*\] (.*)$', output,
                         re.MULTILINE)]
+
+
+class TestNotificationRelease(ManageTestCase):
+    """``notification release``: an extension for the mass-failure brake."""
+
+    def add_notification(self, status, message):
+        notification_uuid = uuidutils.generate_uuid()
+        with self.engine().begin() as conn:
+            conn.execute(models.Notification.__table__.insert().values(
+                notification_uuid=notification_uuid, deleted=0,
+                generated_time=timeutils.utcnow(), type='COMPUTE_HOST',
+                payload='{"event": "STOPPED", "host_status": "NORMAL"}',
+                source_host_uuid=uuidutils.generate_uuid(), status=status,
+                message=message))
+        return notification_uuid
+
+    def stored(self, notification_uuid):
+        with self.engine().connect() as conn:
+            return tuple(conn.execute(sa.select(
+                models.Notification.status, models.Notification.message
+            ).where(models.Notification.notification_uuid ==
+                    notification_uuid)).one())
+
+    def test_release_a_held_notification(self):
+        self.assertEqual(0, self.manage('db', 'sync')[0])
+        held = self.add_notification('running',
+                                     brake.HELD_PREFIX + '3 hosts failed')
+        code, out, _err = self.manage('notification', 'release', held)
+        self.assertEqual((0, 'Notification %s released: the engine '
+                             'recovers it at its next periodic retry.\n'
+                          % held), (code, out))
+        self.assertEqual(('new', brake.RELEASED_MESSAGE), self.stored(held))
+
+        code, out, _err = self.manage('notification', 'release', held)
+        self.assertEqual((1, 'Notification %s is not held by the '
+                             'mass-failure brake.\n' % held), (code, out))
+
+    def test_refusals(self):
+        self.assertEqual(0, self.manage('db', 'sync')[0])
+        running = self.add_notification('running', None)
+        self.assertEqual(1, self.manage('notification', 'release',
+                                        running)[0])
+        self.assertEqual(('running', None), self.stored(running))
+        missing = uuidutils.generate_uuid()
+        code, out, _err = self.manage('notification', 'release', missing)
+        self.assertEqual(1, code)
+        self.assertIn(missing, out)
+        code, out, _err = self.manage('notification')
+        self.assertEqual((2, 'masakari-manage notification action '
+                             '[<args>]\nAvailable actions:\n\trelease\n'),
+                         (code, out))
 
 
 class TestProcess(testtools.TestCase):

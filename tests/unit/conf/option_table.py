@@ -137,6 +137,22 @@ GROUPS = [
     ('metrics', 'engine_listen_port', Int, 9782,
      {'min': 1, 'max': 65535}),
     ('metrics', 'multiprocess_dir', Str, None, {}),
+    # NOTE: not in the reference: fencing through the BMC.
+    ('fencing', 'config_file', Str, None, {}),
+    ('fencing', 'required', Bool, False, {}),
+    ('fencing', 'power_off_timeout', Int, 60, {'min': 1}),
+    ('fencing', 'poll_interval', Float, 1.0, {'min': 0.01}),
+    # NOTE: not in the reference: the mass-failure brake and the return to
+    # service of fenced hosts.
+    ('host_failure', 'max_failed_hosts', Int, 0, {'min': 0}),
+    ('host_failure', 'max_failed_hosts_percent', Int, 0,
+     {'min': 0, 'max': 100}),
+    ('host_failure', 'failed_hosts_window', Int, 600, {'min': 1}),
+    ('host_failure', 'held_notifications_check_interval', Int, 30,
+     {'min': 1}),
+    ('fencing', 'return_to_service', Bool, False, {}),
+    ('fencing', 'compute_up_timeout', Int, 600, {'min': 1}),
+    ('fencing', 'return_to_service_interval', Int, 30, {'min': 1}),
 ]
 
 _FLOWS = 'taskflow_driver_recovery_flows'
@@ -179,9 +195,9 @@ SESSION = [
 
 # Group order of the generated masakari.conf sample.
 SAMPLE_GROUPS = [
-    'DEFAULT', 'coordination', 'cors', 'database', 'healthcheck',
-    'host_failure', 'instance_failure', 'keystone_authtoken', 'metrics',
-    'osapi_v1',
+    'DEFAULT', 'coordination', 'cors', 'database', 'fencing',
+    'healthcheck', 'host_failure', 'instance_failure', 'keystone_authtoken',
+    'metrics', 'osapi_v1',
     'oslo_messaging_kafka', 'oslo_messaging_notifications',
     'oslo_messaging_rabbit', 'oslo_middleware', 'oslo_middleware_tracing',
     'oslo_policy', 'oslo_versionedobjects', 'process_failure', 'ssl',

@@ -71,10 +71,14 @@ class TestOptionDefinitions(testtools.TestCase):
         # [DEFAULT]/nova_api_timeout, [host_failure]/
         # poll_compute_service_down and recovery_time_budget, [metrics].
         self.assertEqual({'DEFAULT': 48, 'coordination': 1,
-                          'host_failure': 7, 'instance_failure': 2,
+                          # + 4 of the mass-failure brake
+                          'host_failure': 7 + 4, 'instance_failure': 2,
                           'process_failure': 1, 'taskflow': 1,
                           'osapi_v1': 3, 'ssl': 5, 'wsgi': 11,
-                          'metrics': 5},
+                          'metrics': 5,
+                          # our extension: fencing through the BMC
+                          # + 3 of the return to service
+                          'fencing': 4 + 3},
                          table.count_by_group(table.LISTED))
 
     def test_group_titles(self):

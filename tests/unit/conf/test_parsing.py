@@ -202,6 +202,7 @@ class TestOptsModule(testtools.TestCase):
                    for m in opts._option_modules()]
         self.assertEqual(['api', 'base', 'coordination', 'database',
                           'engine', 'engine_driver', 'exceptions',
-                          'metrics', 'nova', 'osapi_v1', 'paths', 'service',
-                          'ssl', 'wsgi'],
+                          'fencing', 'host_recovery_safety', 'metrics',
+                          'nova', 'osapi_v1', 'paths', 'service', 'ssl',
+                          'wsgi'],
                          modules)

@@ -111,7 +111,8 @@ class DynamicLogListener(logging_listener.DynamicLoggingListener):
         super()._task_receiver(state, details)
 
 
-def _raise_load_failure(manager, entrypoint, error):
+def raise_load_failure(manager, entrypoint, error):
+    """stevedore callback: let a task's import error reach the caller."""
     raise error
 
 
@@ -119,7 +120,7 @@ def _load_task(name, kwargs):
     try:
         manager = stevedore_driver.DriverManager(
             TASKS_NAMESPACE, name, invoke_on_load=True, invoke_kwds=kwargs,
-            on_load_failure_callback=_raise_load_failure)
+            on_load_failure_callback=raise_load_failure)
     except stevedore_exc.NoMatches:
         LOG.warning('Could not load %s', name)
         return None
@@ -144,12 +145,6 @@ def get_recovery_flow(task_list, **kwargs):
                                           for name in task_list[phase])
                     if loaded is not None]
             for phase in PHASES}
-
-
-def task_names(task_list, **kwargs):
-    """Atom names of a configured flow, in execution order."""
-    tasks = get_recovery_flow(task_list, **kwargs)
-    return [atom.name for phase in PHASES for atom in tasks[phase]]
 
 
 def flow_name(action):

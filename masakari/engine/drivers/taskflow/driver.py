@@ -1,11 +1,10 @@
 """TaskFlowDriver: runs the recovery workflows with taskflow.
 
-Picks the flow by failure type and, for hosts, by the segment's recovery
-method (with the fallbacks of the priority methods), maps the outcome to
-the exceptions the manager expects, and reads
-the recorded progress back for API 1.1.
+Runs the flow of each failure type (for hosts, the workflows the table of
+``host_workflows`` gives for the segment's recovery method), maps the
+outcome to the exceptions the manager expects, and hands the progress
+read-back of API 1.1 to ``progress``.
 """
-
 
 from oslo_log import log as logging
 from taskflow import retry
@@ -14,41 +13,32 @@ from masakari.compute import nova
 import masakari.conf
 from masakari.engine import driver
 from masakari.engine.drivers.taskflow import base
+from masakari.engine.drivers.taskflow import host_workflows
 from masakari.engine.drivers.taskflow import persistence
+from masakari.engine.drivers.taskflow import progress
+from masakari.engine.drivers.taskflow import return_to_service
 from masakari import exception
 from masakari.i18n import _
-from masakari import objects
 from masakari.objects import fields
 
 CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
-HOST_ACTION = 'instance:evacuate'
 INSTANCE_ACTION = 'instance:recovery'
 PROCESS_ACTION = 'process:recovery'
 RECOVERABLE_PROCESS = 'nova-compute'
-RESERVED_HOST_RETRY = 'retry_%s_retry' % base.flow_name(HOST_ACTION)
 
-Method = fields.FailoverSegmentRecoveryMethod
-HOST_FAILURE_EXCEPTIONS = (exception.SkipHostRecoveryException,
-                           exception.HostRecoveryFailureException,
-                           exception.ReservedHostsUnavailable)
+# Outcomes of a host workflow that end the recovery: no fallback runs.
+FINAL_EXCEPTIONS = (exception.SkipHostRecoveryException,
+                    exception.FencingFailed,
+                    exception.HostRecoveryHeld)
+HOST_FAILURE_EXCEPTIONS = FINAL_EXCEPTIONS + (
+    exception.HostRecoveryFailureException,
+    exception.ReservedHostsUnavailable)
 
 
 def _flows():
     return CONF.taskflow_driver_recovery_flows
-
-
-def _progress_of(atom):
-    """The recorded progress of a task's atom; None if it recorded none."""
-    meta = (atom.meta if atom is not None else None) or {}
-    if not meta.get('progress_details'):
-        return None
-    return objects.NotificationProgressDetails.create(
-        name=atom.name, progress=meta['progress'],
-        progress_details=meta['progress_details']['details'][
-            'progress_details'],
-        state=atom.state)
 
 
 class TaskFlowDriver(driver.NotificationDriver):
@@ -63,85 +53,77 @@ class TaskFlowDriver(driver.NotificationDriver):
 
     # --- host failure -------------------------------------------------------
 
-    def _run_auto(self, context, novaclient, store):
+    def _run_workflow(self, workflow, context, novaclient, store,
+                      reserved_host_list, update_host_method):
         tasks = base.get_recovery_flow(
-            _flows().host_auto_failure_recovery_tasks, context=context,
-            novaclient=novaclient, update_host_method=None)
-        flow = base.build_flow(HOST_ACTION, tasks)
-        base.run(base.load_flow(HOST_ACTION, flow,
-                                store['notification_uuid'], store))
-
-    def _run_reserved_host(self, context, novaclient, store,
-                           reserved_host_list, update_host_method):
-        if not reserved_host_list:
-            raise exception.ReservedHostsUnavailable()
-        tasks = base.get_recovery_flow(
-            _flows().host_rh_failure_recovery_tasks, context=context,
-            novaclient=novaclient, update_host_method=update_host_method)
-        # NOTE: each failure of the main sub-flow (a skip too) retries it
-        # with the next reserved host, until the list is exhausted.
-        next_host = retry.ParameterizedForEach(
-            name=RESERVED_HOST_RETRY, provides='reserved_host',
-            rebind={'values': 'reserved_host_list'})
-        flow = base.build_flow(HOST_ACTION, tasks, main_retry=next_host)
-        store = dict(store, reserved_host_list=reserved_host_list)
+            host_workflows.task_list(
+                workflow, _flows(),
+                **host_workflows.safety_wanted(store['host_name'])),
+            context=context, novaclient=novaclient,
+            update_host_method=update_host_method if workflow.retry
+            else None)
+        main_retry = None
+        if workflow.retry is not None:
+            if not reserved_host_list:
+                raise exception.ReservedHostsUnavailable()
+            # NOTE: each failure of the main sub-flow (a skip too) retries
+            # it with the next reserved host, until the list is exhausted.
+            main_retry = retry.ParameterizedForEach(
+                name=workflow.retry, provides='reserved_host',
+                rebind={'values': 'reserved_host_list'})
+            store = dict(store, reserved_host_list=reserved_host_list)
+        flow = base.build_flow(host_workflows.ACTION, tasks,
+                               main_retry=main_retry)
         try:
-            base.run(base.load_flow(HOST_ACTION, flow,
+            base.run(base.load_flow(host_workflows.ACTION, flow,
                                     store['notification_uuid'], store))
         except exception.LockAlreadyAcquired as error:
             raise exception.HostRecoveryFailureException(error.message)
 
-    def _run_auto_priority(self, context, novaclient, store,
-                           reserved_host_list, update_host_method):
-        try:
-            self._run_auto(context, novaclient, store)
-        except exception.SkipHostRecoveryException:
-            raise
-        except Exception:
-            LOG.warning("Failed to evacuate all instances from failed_host: "
-                        "'%s' using 'auto' workflow, retrying using "
-                        "'reserved_host' workflow.", store['host_name'])
-            self._run_reserved_host(context, novaclient, store,
-                                    reserved_host_list, update_host_method)
-
-    def _run_rh_priority(self, context, novaclient, store,
-                         reserved_host_list, update_host_method):
-        try:
-            self._run_reserved_host(context, novaclient, store,
-                                    reserved_host_list, update_host_method)
-        except exception.SkipHostRecoveryException:
-            raise
-        except Exception:
-            LOG.warning("Failed to evacuate all instances from failed_host "
-                        "'%s' using 'reserved_host' workflow, retrying using "
-                        "'auto' workflow", store['host_name'])
-            self._run_auto(context, novaclient, store)
-
     def execute_host_failure(self, context, host_name, recovery_method,
-                             notification_uuid, **kwargs):
+                             notification_uuid, update_host_method=None,
+                             reserved_host_list=None,
+                             host_was_reserved=False):
         """Evacuate the instances of a failed host.
 
-        :param recovery_method: ``auto``, ``reserved_host``,
-            ``auto_priority``; anything else is run as ``rh_priority``.
-        :param kwargs: ``update_host_method`` and ``reserved_host_list``
-            (names, in the order to try them) for the reserved-host
-            workflow.
+        :param recovery_method: the segment's; it picks the workflows to
+            try from the table of ``host_workflows``.
+        :param update_host_method: ``(context, host_name)``, called before
+            evacuating to a reserved host (it takes the host).
+        :param reserved_host_list: names of the segment's reserved hosts,
+            in the order to try them, for the reserved-host workflow.
+        :param host_was_reserved: whether the failed host was a reserved
+            host, kept by the fencing task for its return to service.
         :raises: SkipHostRecoveryException (nothing to evacuate),
-            HostRecoveryFailureException, ReservedHostsUnavailable, or
-            MasakariException for any other failure.
+            HostRecoveryFailureException, ReservedHostsUnavailable,
+            FencingFailed, HostRecoveryHeld, or MasakariException for any
+            other failure.
         """
         novaclient = nova.API()
         store = {'host_name': host_name,
                  'notification_uuid': notification_uuid}
+        if host_was_reserved:
+            # NOTE: only then: the store is recorded in the logbook, which
+            # stays as Masakari 22.0.0 writes it otherwise.
+            store['host_was_reserved'] = True
+        workflows = host_workflows.for_method(recovery_method)
         try:
-            if recovery_method == Method.AUTO:
-                self._run_auto(context, novaclient, store)
-                return
-            run = {Method.RESERVED_HOST: self._run_reserved_host,
-                   Method.AUTO_PRIORITY: self._run_auto_priority}.get(
-                       recovery_method, self._run_rh_priority)
-            run(context, novaclient, store, kwargs.get('reserved_host_list'),
-                kwargs.get('update_host_method'))
+            for attempt, workflow in enumerate(workflows, start=1):
+                try:
+                    self._run_workflow(workflow, context, novaclient, store,
+                                       reserved_host_list, update_host_method)
+                    return
+                except FINAL_EXCEPTIONS:
+                    raise
+                except Exception:
+                    if attempt == len(workflows):
+                        raise
+                    LOG.warning("Failed to evacuate all instances from "
+                                "failed_host '%(host)s' using '%(failed)s' "
+                                "workflow, retrying using '%(next)s' "
+                                "workflow.",
+                                {'host': host_name, 'failed': workflow.name,
+                                 'next': workflows[attempt].name})
         except HOST_FAILURE_EXCEPTIONS:
             raise
         except Exception:
@@ -219,40 +201,11 @@ class TaskFlowDriver(driver.NotificationDriver):
 
     # --- progress read-back -------------------------------------------------
 
-    def _task_names(self, context, notification_type, recovery_method,
-                    atom_names):
-        flows = _flows()
-        if notification_type == fields.NotificationType.VM:
-            task_list = flows.instance_failure_recovery_tasks
-        elif notification_type == fields.NotificationType.PROCESS:
-            task_list = flows.process_failure_recovery_tasks
-        else:
-            method = recovery_method
-            if method in (Method.AUTO_PRIORITY, Method.RH_PRIORITY):
-                # NOTE: a priority method runs either workflow; the retry
-                # atom tells which one this run was.
-                method = (Method.RESERVED_HOST
-                          if RESERVED_HOST_RETRY in atom_names
-                          else Method.AUTO)
-            task_list = (flows.host_rh_failure_recovery_tasks
-                         if method == Method.RESERVED_HOST
-                         else flows.host_auto_failure_recovery_tasks)
-        return base.task_names(task_list, context=context,
-                               novaclient=nova.API(),
-                               update_host_method=None)
-
-    def _runs(self, notification_uuid):
-        """The flow details of a notification's logbook, oldest first."""
-        return persistence.runs(CONF.taskflow.connection, notification_uuid,
-                                base.META_STARTED_AT)
-
     def was_interrupted(self, context, notification_uuid):
         """Whether the notification's last run was started by this engine
         host ([DEFAULT]/host), according to the run's logbook record.
         """
-        runs = self._runs(notification_uuid)
-        return bool(runs) and (
-            (runs[-1].meta or {}).get(base.META_ENGINE_HOST) == CONF.host)
+        return progress.last_run_engine_host(notification_uuid) == CONF.host
 
     def get_notification_recovery_workflow_details(self, context,
                                                    recovery_method,
@@ -266,15 +219,26 @@ class TaskFlowDriver(driver.NotificationDriver):
             are left out.
         """
         notification = notification_uuid
-        details = []
-        for run in self._runs(notification.notification_uuid):
-            atoms = {atom.name: atom for atom in run}
-            for name in self._task_names(context, notification.type,
-                                         recovery_method, atoms):
-                progress = _progress_of(atoms.get(name))
-                if progress is not None:
-                    details.append(progress)
-        return details
+        flows = _flows()
+        if notification.type == fields.NotificationType.VM:
+            def task_list_of(atoms):
+                return flows.instance_failure_recovery_tasks
+        elif notification.type == fields.NotificationType.PROCESS:
+            def task_list_of(atoms):
+                return flows.process_failure_recovery_tasks
+        else:
+            def task_list_of(atoms):
+                if host_workflows.is_return_run(atoms):
+                    return host_workflows.RETURN_TASKS
+                return host_workflows.task_list(
+                    host_workflows.that_ran(recovery_method, atoms), flows,
+                    **host_workflows.safety_recorded(atoms))
+        return progress.workflow_details(notification.notification_uuid,
+                                         task_list_of)
+
+    def return_fenced_hosts(self, context):
+        """Bring fenced hosts whose maintenance ended back to service."""
+        return_to_service.return_fenced_hosts(context)
 
     def upgrade_backend(self, backend):
         """Create or upgrade the taskflow tables at the URL ``backend``.

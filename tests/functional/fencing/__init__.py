@@ -1,0 +1,1 @@
+"""The fencing drivers against real BMC emulator processes."""
