@@ -37,6 +37,8 @@ def _connect(driver):
         return True, _('power %s') % driver.check()
     except exception.FencingFailed as error:
         return False, error.kwargs['reason']
+    finally:
+        driver.close()
 
 
 def _describe(driver):

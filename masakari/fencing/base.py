@@ -158,6 +158,13 @@ class FencingDriver(abc.ABC):
             the credentials.
         """
 
+    def close(self):
+        """Release the BMC session, if the driver keeps one.
+
+        The driver may be used again afterwards (it logs in again). The
+        default does nothing.
+        """
+
     def fence(self, notification_payload=None):
         """Power the host off and wait until the BMC reports it off.
 
@@ -169,6 +176,22 @@ class FencingDriver(abc.ABC):
         :raises: FencingFailed on any error, or when the host is not
             reported off within power_off_timeout seconds.
         """
+        try:
+            return self._fence()
+        except exception.FencingFailed:
+            raise
+        except Exception as error:
+            # NOTE: a driver bug or an unexpected library error must still
+            # stop the recovery, and without the password (hence no
+            # traceback: a library's message may quote what it was given).
+            failure = self.failed('unexpected error: %s' % error)
+            LOG.error('Fencing driver %r failed: %s', self,
+                      failure.kwargs['reason'])
+            raise failure
+        finally:
+            self.close()
+
+    def _fence(self):
         started = time.monotonic()
         deadline = started + self.settings['power_off_timeout']
         before = self.power_state()

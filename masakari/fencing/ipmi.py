@@ -57,6 +57,15 @@ class IPMIDriver(base.FencingDriver):
             self._session = None
             raise self._failed(error)
 
+    def close(self):
+        session, self._session = self._session, None
+        if session is not None:
+            try:
+                session.ipmi_session.logout()
+            except (pyghmi_exceptions.PyghmiException, OSError):
+                # NOTE: the BMC ends idle sessions by itself.
+                pass
+
     def power_state(self):
         answer = self._call('get_power')
         return _STATES.get(answer.get('powerstate'), base.UNKNOWN)

@@ -82,10 +82,14 @@ class RedfishDriver(base.FencingDriver):
         except (sushy_exceptions.SushyError, OSError) as error:
             raise self._failed(error)
 
+    def close(self):
+        # NOTE: sushy ends the session when its root object is collected.
+        self._connection = self._cached_system = None
+
     def _failed(self, error):
         # NOTE: the next call logs in again (an expired session, a BMC
         # reset) rather than reuse a broken connection.
-        self._connection = self._cached_system = None
+        self.close()
         return self.failed('Redfish BMC at %s: %s' % (self.base_url, error))
 
     def _state_of(self, system):

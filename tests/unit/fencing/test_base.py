@@ -1,5 +1,6 @@
 """The power-off-and-confirm loop, the redaction and the monitor driver."""
 
+import fixtures
 import testtools
 
 from masakari import exception
@@ -18,6 +19,7 @@ class MemoryBMC(base.FencingDriver):
         self.state = state
         self.off_after = off_after
         self.calls = []
+        self.closed = 0
 
     def power_state(self):
         self.calls.append('power_state')
@@ -39,6 +41,9 @@ class MemoryBMC(base.FencingDriver):
 
     def check(self):
         return self.power_state()
+
+    def close(self):
+        self.closed += 1
 
 
 def settings(**extra):
@@ -75,6 +80,27 @@ class TestFence(testtools.TestCase):
         self.assertIn('compute-1', str(error))
         self.assertIn('power state still on', str(error))
         self.assertGreater(bmc.calls.count('power_state'), 2)
+
+    def test_the_session_is_released_after_fencing(self):
+        bmc = MemoryBMC('compute-1', settings(), off_after=1)
+        bmc.fence()
+        self.assertEqual(1, bmc.closed)
+        bmc = MemoryBMC('compute-1', settings(power_off_timeout=0.05),
+                        off_after=None)
+        self.assertRaises(exception.FencingFailed, bmc.fence)
+        self.assertEqual(1, bmc.closed)
+
+    def test_unexpected_errors_become_fencing_failures(self):
+        bmc = MemoryBMC('compute-1', settings())
+        bmc.power_off = lambda: {}['login %s' % PASSWORD]
+        with fixtures.FakeLogger() as log:
+            error = self.assertRaises(exception.FencingFailed, bmc.fence)
+        self.assertEqual(
+            "Fencing of host compute-1 failed: unexpected error: 'login ***'",
+            str(error))
+        self.assertIn('unexpected error', log.output)
+        self.assertNotIn(PASSWORD, log.output)
+        self.assertEqual(1, bmc.closed)
 
     def test_failures_never_carry_the_password(self):
         bmc = MemoryBMC('compute-1', settings())
