@@ -410,7 +410,8 @@ class TestNotificationRelease(ManageTestCase):
         self.assertIn(missing, out)
         code, out, _err = self.manage('notification')
         self.assertEqual((2, 'masakari-manage notification action '
-                             '[<args>]\nAvailable actions:\n\trelease\n'),
+                             '[<args>]\nAvailable actions:\n\trelease\n'
+                             '\ttimeline\n'),
                          (code, out))
 
 
