@@ -10,6 +10,7 @@ from oslo_utils import timeutils
 from prometheus_client.core import GaugeMetricFamily
 
 from masakari import context as masakari_context
+from masakari.engine import brake
 from masakari import metrics
 from masakari.metrics import families
 from masakari import objects
@@ -65,46 +66,48 @@ def run_recorded(notification_type, run, over_budget):
 def brake_held():
     """The mass-failure brake holds a host notification."""
     if metrics.enabled():
-        engine = families.engine()
-        engine.held.inc()
-        engine.holds.inc()
-
-
-def brake_released():
-    """A held host notification goes on (released, or under the limit)."""
-    if metrics.enabled():
-        families.engine().held.dec()
+        families.engine().holds.inc()
 
 
 class OldestNotificationCollector:
-    """``masakari_engine_oldest_notification_age_seconds{status}``, read
-    from the database at each scrape: it is the same for every engine.
+    """``masakari_engine_oldest_notification_age_seconds{status}`` and
+    ``masakari_engine_notifications_held``, read from the database at each
+    scrape: they are the same for every engine, and a hold released by
+    ``masakari-manage`` shows at once.
     """
 
     @staticmethod
-    def _family():
-        return GaugeMetricFamily(
+    def _families():
+        ages = GaugeMetricFamily(
             'masakari_engine_oldest_notification_age_seconds',
             'Seconds since the oldest notification in this status was '
             'received (0 when there is none).', labels=['status'])
+        held = GaugeMetricFamily(
+            'masakari_engine_notifications_held',
+            'Host notifications held by the mass-failure brake now.')
+        return ages, held
 
     def collect(self):
-        gauge = self._family()
+        ages, held = self._families()
         oldest = {}
+        holds = 0
         for notification in objects.NotificationList.get_all(
                 masakari_context.get_admin_context(),
                 filters={'status': list(UNFINISHED)}):
             created = notification.created_at.replace(tzinfo=None)
             status = notification.status
             oldest[status] = min(oldest.get(status, created), created)
+            holds += brake.is_held(notification)
         now = timeutils.utcnow()
         for status in UNFINISHED:
             age = ((now - oldest[status]).total_seconds()
                    if status in oldest else 0)
-            gauge.add_metric([status], max(age, 0))
-        yield gauge
+            ages.add_metric([status], max(age, 0))
+        held.add_metric([], holds)
+        yield ages
+        yield held
 
     def describe(self):
-        # NOTE: the family without samples: no database query when the
+        # NOTE: the families without samples: no database query when the
         # collector is registered.
-        return [self._family()]
+        return list(self._families())

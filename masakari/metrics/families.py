@@ -76,10 +76,6 @@ ENGINE = {
         prom.Counter, 'masakari_engine_notification_retries',
         'Notifications processed again after an error, by type.', ['type'],
         {}),
-    'held': (
-        prom.Gauge, 'masakari_engine_notifications_held',
-        'Host notifications held by the mass-failure brake now.', [],
-        LIVE_SUM),
     'holds': (
         prom.Counter, 'masakari_engine_brake_holds',
         'Times the mass-failure brake held a host notification.', [], {}),

@@ -6,6 +6,7 @@ import fixtures
 from oslo_utils import timeutils
 import testtools
 
+from masakari.engine import brake
 from masakari.metrics import engine as engine_metrics
 from tests.fixtures import engine
 
@@ -18,9 +19,23 @@ class OldestNotificationTestCase(testtools.TestCase):
         self.host = self.engine.create_host(self.engine.create_segment())
 
     def ages(self):
-        [family] = engine_metrics.OldestNotificationCollector().collect()
+        ages, _held = engine_metrics.OldestNotificationCollector().collect()
         return {sample.labels['status']: sample.value
-                for sample in family.samples}
+                for sample in ages.samples}
+
+    def held(self):
+        _ages, held = engine_metrics.OldestNotificationCollector().collect()
+        [sample] = held.samples
+        return sample.value
+
+    def test_held_counts_the_brake_holds_in_the_database(self):
+        self.assertEqual(0, self.held())
+        held = self.engine.create_notification(self.host, status='running')
+        brake.hold(held, 'too many failed hosts')
+        self.engine.create_notification(self.host, status='running')
+        self.assertEqual(1, self.held())
+        self.assertTrue(brake.release(held))
+        self.assertEqual(0, self.held())
 
     def test_age_by_status_and_zero_when_none(self):
         self.assertEqual({'new': 0, 'running': 0, 'error': 0}, self.ages())

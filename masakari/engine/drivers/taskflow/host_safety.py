@@ -16,6 +16,7 @@ from masakari.engine.drivers.taskflow import base
 from masakari.engine.drivers.taskflow import waiting
 from masakari import exception
 from masakari import fencing
+from masakari.metrics import engine as engine_metrics
 from masakari import objects
 
 CONF = masakari.conf.CONF
@@ -40,6 +41,7 @@ class MassFailureBrakeTask(base.MasakariTask):
                                 1.0)
             return
         brake.hold(notification, reason)
+        engine_metrics.brake_held()
         self.update_details(notification.message, 1.0)
         raise exception.HostRecoveryHeld(host=host_name, reason=reason)
 
