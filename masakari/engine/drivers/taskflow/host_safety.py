@@ -136,7 +136,10 @@ class ReturnToServiceTask(base.MasakariTask):
         driver = _driver_of(host_name)
         self.update_details("Powering on host '%s' through the %s"
                             % (host_name, _bmc(driver)))
-        driver.power_on()
+        try:
+            driver.power_on()
+        finally:
+            driver.close()
         # NOTE: Nova reports a forced-down service down whatever its
         # heartbeats say, so forced_down is cleared first; the service
         # stays disabled, so nothing is scheduled to it meanwhile.
