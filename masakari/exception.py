@@ -280,3 +280,23 @@ class SkipProcessRecoveryException(MasakariException):
 
 class ProcessRecoveryFailureException(MasakariException):
     msg_fmt = _('Failed to execute process recovery workflow.')
+
+
+# --- dependencies out of reach -----------------------------------------------
+
+class NovaUnreachable(MasakariException):
+    """Nova did not answer (a timeout) or could not be connected to."""
+
+    msg_fmt = _('Nova could not be reached or did not answer in time: '
+                '%(reason)s')
+    code = 503
+
+
+class DependencyUnavailable(MasakariException):
+    """A service the API depends on cannot be reached: answered 503 with
+    Retry-After.
+    """
+
+    msg_fmt = _('The %(dependency)s cannot be reached; retry later.')
+    code = 503
+    retry_after = 5

@@ -19,12 +19,14 @@ from masakari.conf import osapi_v1
 from masakari.conf import paths
 from masakari.conf import service
 from masakari.conf import ssl
+from masakari.conf import takeover
 from masakari.conf import wsgi
 
 CONF = cfg.CONF
 
 OPTION_MODULES = (api, base, coordination, database, engine, engine_driver,
-                  exceptions, nova, osapi_v1, paths, service, ssl, wsgi)
+                  exceptions, nova, osapi_v1, paths, service, ssl, takeover,
+                  wsgi)
 
 for _module in OPTION_MODULES:
     _module.register_opts(CONF)

@@ -1,6 +1,7 @@
 """Notification: a failure report to process, its progress, and its list."""
 
 from oslo_serialization import jsonutils
+from oslo_utils import timeutils
 
 from masakari.db import api as db
 from masakari.notifications import api as notifications
@@ -131,6 +132,28 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         db_notification = db.notification_update_if(
             self._context, self.notification_uuid,
             {'status': from_status}, {'status': to_status})
+        if db_notification is None:
+            return False
+        self._from_db_object(self._context, self, db_notification)
+        return True
+
+    def take_over(self, observed_updated_at):
+        """Claim a ``running`` notification whose engine went silent.
+
+        One conditional UPDATE on the status and the ``updated_at`` the
+        caller observed; the winner moves ``updated_at`` on, so every
+        other engine that observed the same value loses. The caller makes
+        sure the current whole second differs from the observed value.
+
+        :returns: True when this caller won (the object is reloaded).
+        """
+        observed = observed_updated_at
+        if observed is not None:
+            observed = timeutils.normalize_time(observed)
+        db_notification = db.notification_update_if(
+            self._context, self.notification_uuid,
+            {'status': fields.NotificationStatus.RUNNING,
+             'updated_at': observed}, {})
         if db_notification is None:
             return False
         self._from_db_object(self._context, self, db_notification)

@@ -127,6 +127,9 @@ GROUPS = [
     ('wsgi', 'max_header_line', Int, 16384, {}),
     ('wsgi', 'keep_alive', Bool, True, {}),
     ('wsgi', 'client_socket_timeout', Int, 900, {}),
+    # takeover (an extension: recoveries of dead engines, lost casts)
+    ('takeover', 'lease_timeout', Int, 30, {'min': 0}),
+    ('takeover', 'new_notification_age', Int, 10, {'min': 0}),
 ]
 
 _FLOWS = 'taskflow_driver_recovery_flows'
@@ -174,7 +177,7 @@ SAMPLE_GROUPS = [
     'oslo_messaging_kafka', 'oslo_messaging_notifications',
     'oslo_messaging_rabbit', 'oslo_middleware', 'oslo_middleware_tracing',
     'oslo_policy', 'oslo_versionedobjects', 'process_failure', 'ssl',
-    'taskflow', 'wsgi',
+    'takeover', 'taskflow', 'wsgi',
 ]
 
 

@@ -67,13 +67,14 @@ class TestOptionDefinitions(testtools.TestCase):
         self.assertTrue(value_type.bounds)
 
     def test_group_counts(self):
-        # NOTE: the reference's counts plus our two additions:
-        # [DEFAULT]/nova_api_timeout and [host_failure]/
-        # poll_compute_service_down.
+        # NOTE: the reference's counts plus our additions:
+        # [DEFAULT]/nova_api_timeout, [host_failure]/
+        # poll_compute_service_down and the [takeover] group.
         self.assertEqual({'DEFAULT': 48, 'coordination': 1,
                           'host_failure': 6, 'instance_failure': 2,
                           'process_failure': 1, 'taskflow': 1,
-                          'osapi_v1': 3, 'ssl': 5, 'wsgi': 11},
+                          'osapi_v1': 3, 'ssl': 5, 'wsgi': 11,
+                          'takeover': 2},
                          table.count_by_group(table.LISTED))
 
     def test_group_titles(self):

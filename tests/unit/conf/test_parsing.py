@@ -202,5 +202,6 @@ class TestOptsModule(testtools.TestCase):
                    for m in opts._option_modules()]
         self.assertEqual(['api', 'base', 'coordination', 'database',
                           'engine', 'engine_driver', 'exceptions', 'nova',
-                          'osapi_v1', 'paths', 'service', 'ssl', 'wsgi'],
+                          'osapi_v1', 'paths', 'service', 'ssl', 'takeover',
+                          'wsgi'],
                          modules)

@@ -264,6 +264,13 @@ class TaskFlowDriver(driver.NotificationDriver):
         return bool(runs) and (
             (runs[-1].meta or {}).get(base.META_ENGINE_HOST) == CONF.host)
 
+    def run_owner(self, context, notification_uuid):
+        """[DEFAULT]/host of the engine that ran the last run, per its
+        logbook record ('' without runs).
+        """
+        runs = self._runs(notification_uuid)
+        return (runs[-1].meta or {}).get(base.META_ENGINE_HOST) if runs else ''
+
     def get_notification_recovery_workflow_details(self, context,
                                                    recovery_method,
                                                    notification_uuid):
