@@ -180,10 +180,6 @@ class RecoveryWatch:
 
     def _take_over(self, context, notification, owner):
         observed = notification.updated_at
-        if (observed is not None and timeutils.normalize_time(observed) ==
-                timeutils.utcnow().replace(microsecond=0)):
-            # NOTE: the winner must move updated_at on; next round.
-            return
         uuid = notification.notification_uuid
         with self.running(uuid):
             if not notification.take_over(observed):

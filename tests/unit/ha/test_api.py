@@ -39,7 +39,8 @@ class TestCastFailure(APITestCase):
         # NOTE: through the domain API: the fixture's request() waits for
         # the fake engine to process every 202, and nothing is cast here.
         with mock.patch.object(rpcapi.EngineAPI, 'process_notification',
-                               side_effect=messaging.MessagingTimeout()):
+                               side_effect=messaging.MessagingTimeout()), \
+                self.api.engine.database_turn:
             notification = ha_api.NotificationAPI().create_notification(
                 context.get_admin_context(), NOTIFICATION['notification'])
         uuid = notification.notification_uuid

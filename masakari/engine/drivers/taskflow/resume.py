@@ -12,6 +12,7 @@ over, and when.
 
 from taskflow import flow as taskflow_flow
 from taskflow import states
+from taskflow import storage
 
 from masakari.engine import takeover
 
@@ -40,7 +41,8 @@ def run_to_continue(runs, flow):
     if takeover.current_note() is None or not runs:
         return None
     last = runs[-1]
-    recorded = {atom.name for atom in last}
+    # NOTE: taskflow records the injected store as an atom of its own.
+    recorded = {atom.name for atom in last} - {storage.Storage.injector_name}
     if last.state not in UNFINISHED_STATES or (
             recorded and recorded != {atom.name for atom in _atoms(flow)}):
         return None
