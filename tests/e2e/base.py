@@ -40,13 +40,14 @@ class E2ETestCase(testtools.TestCase):
     options = {}
     api_server = 'console'
     api_count = 1
+    proxied = False
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.deployment = processes.Deployment(
             cls.topology, options=cls.options, api_server=cls.api_server,
-            api_count=cls.api_count)
+            api_count=cls.api_count, proxied=cls.proxied)
         cls.deployment.setUp()
         cls.addClassCleanup(cls.deployment.cleanUp)
         cls.listener = bus.NotificationListener(cls.deployment.bus,
