@@ -123,4 +123,5 @@ class Watchdog:
     def stop(self):
         self._stopping.set()
         if self._thread is not None:
-            self._thread.join(self.interval + 5)
+            # NOTE: a round in progress finishes on its own (daemon).
+            self._thread.join(1)
