@@ -150,13 +150,17 @@ class RecoveryWatch:
                                                 notification_uuid=uuid)
             notification.transition_status(Status.RUNNING, Status.RUNNING)
 
+    def _not_run_here(self, context, status):
+        """The notifications in ``status`` this process does not run."""
+        return [notification for notification in
+                objects.NotificationList.get_all(
+                    context, filters={'status': status})
+                if not self._is_active(notification.notification_uuid)]
+
     def _look_for_orphans(self, context):
         keys = []
-        for notification in objects.NotificationList.get_all(
-                context, filters={'status': Status.RUNNING}):
+        for notification in self._not_run_here(context, Status.RUNNING):
             uuid = notification.notification_uuid
-            if self._is_active(uuid):
-                continue
             owner = self.driver.run_owner(context, uuid)
             if owner is None:
                 # NOTE: a run this engine cannot judge (recorded by
@@ -193,11 +197,8 @@ class RecoveryWatch:
 
     def _look_for_lost_casts(self, context):
         keys = []
-        for notification in objects.NotificationList.get_all(
-                context, filters={'status': Status.NEW}):
+        for notification in self._not_run_here(context, Status.NEW):
             uuid = notification.notification_uuid
-            if self._is_active(uuid):
-                continue
             key = ('new', uuid)
             keys.append(key)
             if self.observations.unchanged_for(key, Status.NEW) >= (

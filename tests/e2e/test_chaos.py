@@ -287,29 +287,30 @@ class TestOutages(ChaosTestCase):
         cut = time.monotonic()
         self.assert_recovered(uuid, servers, 'broker cut mid-recovery', cut)
 
-    def test_nova_hangs_on_an_evacuation(self):
-        servers = self.prepare('nh')
+    def nova_fault(self, prefix, label, **fault):
+        """One evacuation of ``prefix``'s host meets ``fault``; the
+        periodic task retries what failed.
+        """
+        servers = self.prepare(prefix)
         self.simulator.add_fault(method='POST', path='/servers/*/action',
-                                 action='evacuate', hang=6, times=1)
+                                 action='evacuate', times=1, **fault)
         started = time.monotonic()
-        uuid = self.post('nh')
-        self.assert_recovered(uuid, servers, 'Nova hangs on one evacuation',
-                              started)
-        failed = [vmove['message'] for vmove in self.api.vmoves(uuid)
-                  if vmove['status'] == 'failed']
+        uuid = self.post(prefix)
+        self.assert_recovered(uuid, servers, label, started)
+        return [vmove['message'] for vmove in self.api.vmoves(uuid)
+                if vmove['status'] == 'failed']
+
+    def test_nova_hangs_on_an_evacuation(self):
+        failed = self.nova_fault('nh', 'Nova hangs on one evacuation',
+                                 hang=6)
         self.assertEqual(1, len(failed), failed)
         self.assertIn('Nova could not be reached or did not answer in time',
                       failed[0])
 
     def test_nova_answers_5xx_to_an_evacuation(self):
-        servers = self.prepare('nf')
-        self.simulator.add_fault(method='POST', path='/servers/*/action',
-                                 action='evacuate', status=503, times=1)
-        started = time.monotonic()
-        uuid = self.post('nf')
-        # The failed evacuation is retried by the periodic task.
-        self.assert_recovered(uuid, servers, 'Nova 503 on one evacuation',
-                              started)
+        failed = self.nova_fault('nf', 'Nova 503 on one evacuation',
+                                 status=503)
+        self.assertEqual(1, len(failed), failed)
 
 
 def _accepted(response):

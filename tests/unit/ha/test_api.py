@@ -30,6 +30,15 @@ class APITestCase(testtools.TestCase):
     def request(self, method, path, body=None, **headers):
         return self.api.request(method, path, body, headers)
 
+    def assert_unavailable(self, dependency, response):
+        """503 naming ``dependency``, with Retry-After."""
+        self.assertEqual(503, response.status_int)
+        self.assertEqual(
+            {'code': 503, 'message': 'The %s cannot be reached; retry '
+                                     'later.' % dependency},
+            response.json['serviceUnavailable'])
+        self.assertEqual('5', response.headers['Retry-After'])
+
 
 class TestCastFailure(APITestCase):
 
@@ -94,12 +103,7 @@ class TestRecoveryDetailsFailure(APITestCase):
                 side_effect=messaging.MessagingTimeout()):
             response = self.request('GET', '/v1/notifications/' + uuid, **{
                 'OpenStack-API-Version': 'instance-ha 1.1'})
-        self.assertEqual(503, response.status_int)
-        self.assertEqual(
-            {'code': 503, 'message': 'The masakari-engine cannot be '
-                                     'reached; retry later.'},
-            response.json['serviceUnavailable'])
-        self.assertEqual('5', response.headers['Retry-After'])
+        self.assert_unavailable('masakari-engine', response)
         self.assertEqual('instance-ha 1.1',
                          response.headers['OpenStack-API-Version'])
 
@@ -112,12 +116,7 @@ class TestDatabaseDown(APITestCase):
         with mock.patch('masakari.db.api.notifications_get_all_by_filters',
                         side_effect=db_exception.DBConnectionError()):
             response = self.request('GET', '/v1/notifications')
-        self.assertEqual(503, response.status_int)
-        self.assertEqual(
-            {'code': 503, 'message': 'The database cannot be reached; '
-                                     'retry later.'},
-            response.json['serviceUnavailable'])
-        self.assertEqual('5', response.headers['Retry-After'])
+        self.assert_unavailable('database', response)
 
 
 class TestConcurrencyControls(APITestCase):
