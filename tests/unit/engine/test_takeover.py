@@ -7,15 +7,19 @@ no layer catches, as a SIGKILL leaves the records); the watch's clock is
 the test's, and its rounds are run by hand.
 """
 
+import contextlib
 import datetime
 from unittest import mock
 
+import masakari.conf
 from masakari.engine.drivers.taskflow import host_failure
+from masakari.engine.drivers.taskflow import persistence
 from masakari.engine import manager as engine_manager
 from masakari.engine import takeover
 from masakari.objects import fields
 from tests.unit.engine import recovery_base as base
 
+CONF = masakari.conf.CONF
 Status = fields.NotificationStatus
 LEASE = 30
 
@@ -143,6 +147,20 @@ class TakeoverTestCase(base.RecoveryTestCase):
                          self.engine.reload(notification).status)
         self.assertEqual(1, self.server_calls('waiting').count(
             {'evacuate': {}}))
+
+    def test_a_run_recorded_by_masakari_22_is_left_alone(self):
+        notification = self.die_while_evacuating()
+        backend = persistence.get_backend(CONF.taskflow.connection)
+        with contextlib.closing(backend.get_connection()) as connection:
+            [run] = connection.get_logbook(notification.notification_uuid)
+            # 22.0.0 records no engine host in its runs.
+            run.meta = {}
+            connection.update_flow_details(run)
+        survivor = self.watcher()
+        self.rounds(survivor, LEASE + 1)
+        self.assertEqual(Status.RUNNING,
+                         self.engine.reload(notification).status)
+        self.assertEqual([], self.nova.nova_requests())
 
     def test_only_one_engine_wins_a_takeover(self):
         notification = self.die_while_evacuating()
