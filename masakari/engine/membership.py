@@ -9,8 +9,9 @@ database instead (the ``updated_at`` of their notification rows), and a
 recovery whose lease stops moving is the sign of a dead engine.
 """
 
+import importlib
+
 from oslo_log import log as logging
-from tooz import coordination
 
 LOG = logging.getLogger(__name__)
 
@@ -54,6 +55,9 @@ class ToozGroup:
         self.member = host.encode('utf-8')
         self.coordinator = None
         self.members = frozenset()
+        # NOTE: imported on use: tooz costs the start of every engine
+        # about half a second, and only deployments with a backend need it.
+        self.tooz = importlib.import_module('tooz.coordination')
 
     def start(self):
         """Join the group (created on first use); tooz beats from now on.
@@ -61,16 +65,16 @@ class ToozGroup:
         NOTE: a member id that is still in the group is the previous
         process of this engine host, whose beats stopped: it is ours.
         """
-        coordinator = coordination.get_coordinator(self.url, self.member)
+        coordinator = self.tooz.get_coordinator(self.url, self.member)
         coordinator.start(start_heart=True)
         self.coordinator = coordinator
         try:
             coordinator.create_group(GROUP).get()
-        except coordination.GroupAlreadyExist:
+        except self.tooz.GroupAlreadyExist:
             pass
         try:
             coordinator.join_group(GROUP).get()
-        except coordination.MemberAlreadyExist:
+        except self.tooz.MemberAlreadyExist:
             pass
 
     def stop(self):
@@ -79,11 +83,11 @@ class ToozGroup:
             return
         try:
             self.coordinator.leave_group(GROUP).get()
-        except coordination.ToozError:
+        except self.tooz.ToozError:
             LOG.debug('Could not leave the engine group', exc_info=True)
         try:
             self.coordinator.stop()
-        except coordination.ToozError:
+        except self.tooz.ToozError:
             LOG.debug('Could not stop the coordinator', exc_info=True)
         self.coordinator = None
 
