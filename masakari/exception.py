@@ -299,3 +299,23 @@ class FencingFailed(MasakariException):
     # NOTE: the reason is built by the fencing drivers, which strip the
     # BMC password from any library message before it gets here.
     msg_fmt = _('Fencing of host %(host)s failed: %(reason)s')
+
+
+# --- dependencies out of reach -----------------------------------------------
+
+class NovaUnreachable(MasakariException):
+    """Nova did not answer (a timeout) or could not be connected to."""
+
+    msg_fmt = _('Nova could not be reached or did not answer in time: '
+                '%(reason)s')
+    code = 503
+
+
+class DependencyUnavailable(MasakariException):
+    """A service the API depends on cannot be reached: answered 503 with
+    Retry-After.
+    """
+
+    msg_fmt = _('The %(dependency)s cannot be reached; retry later.')
+    code = 503
+    retry_after = 5

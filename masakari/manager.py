@@ -51,5 +51,13 @@ class Manager(periodic_task.PeriodicTasks):
     def init_host(self):
         """Hook called once by the service before it takes messages."""
 
+    def start_background(self):
+        """Hook called by the service once it takes messages: start the
+        manager's own threads.
+        """
+
+    def stop_background(self):
+        """Hook called by the service when it stops: stop those threads."""
+
     def reset(self):
         """Hook called on SIGHUP, after the mutable options were reloaded."""

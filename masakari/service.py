@@ -99,6 +99,7 @@ class Service(service.Service):
             serializer=objects_base.MasakariObjectSerializer(),
             executor=self.executor)
         self.rpcserver.start()
+        self.manager.start_background()
         if self.periodic_enable:
             delay = (random.randint(0, self.periodic_fuzzy_delay)
                      if self.periodic_fuzzy_delay else 0)
@@ -127,6 +128,7 @@ class Service(service.Service):
                 LOG.debug('Ignoring an error while stopping the RPC server',
                           exc_info=True)
         self._stopping.set()
+        self.manager.stop_background()
         super().stop(graceful)
 
     def wait(self):

@@ -126,7 +126,7 @@ def translate_nova_exception(method):
         except (requests.Timeout, nova_exceptions.CommandError,
                 ks_exceptions.ConnectionError,
                 ks_exceptions.DiscoveryFailure) as error:
-            raise exception.MasakariException() from error
+            raise exception.NovaUnreachable(reason=error) from error
         except (ks_exceptions.BadRequest, nova_exceptions.BadRequest) as error:
             raise exception.InvalidInput(reason=str(error)) from error
         except (ks_exceptions.Forbidden, nova_exceptions.Forbidden) as error:

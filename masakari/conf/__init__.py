@@ -22,13 +22,14 @@ from masakari.conf import osapi_v1
 from masakari.conf import paths
 from masakari.conf import service
 from masakari.conf import ssl
+from masakari.conf import takeover
 from masakari.conf import wsgi
 
 CONF = cfg.CONF
 
 OPTION_MODULES = (api, base, coordination, database, engine, engine_driver,
                   exceptions, fencing, nova, osapi_v1, paths, service, ssl,
-                  wsgi, host_recovery_safety, metrics)
+                  takeover, wsgi, host_recovery_safety, metrics)
 
 for _module in OPTION_MODULES:
     _module.register_opts(CONF)

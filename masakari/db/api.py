@@ -75,12 +75,13 @@ def _save(context, row, values, duplicate=None):
 
 def _update_if(context, model, criteria, expected, values):
     """One ``UPDATE ... WHERE`` of the live row matching ``criteria`` and
-    ``expected``; returns whether a row matched.
+    ``expected``; returns whether a row matched. ``updated_at`` is now
+    unless ``values`` gives it.
     """
     query = facade.model_query(context, model).filter_by(**criteria)
     for column, accepted in expected.items():
         query = paging.filter_equal(query, getattr(model, column), accepted)
-    values = dict(values, updated_at=models.utcnow_whole_seconds())
+    values = dict({'updated_at': models.utcnow_whole_seconds()}, **values)
     return query.update(values, synchronize_session=False) == 1
 
 

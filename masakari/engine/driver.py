@@ -73,6 +73,20 @@ class NotificationDriver(metaclass=abc.ABCMeta):
         """
         return False
 
+    def run_owner(self, context, notification_uuid):
+        """The engine host that started (or took over) the notification's
+        last recovery run.
+
+        Asked by the takeover watch about ``running`` notifications.
+        Optional: a driver that cannot tell says None, and its recoveries
+        are never taken over.
+
+        :returns: the host name; '' when the notification has no run yet;
+            None when the last run does not say (e.g. recorded by
+            Masakari 22.0.0).
+        """
+        return None
+
 
 def _reraise(manager, entrypoint, exc):
     # NOTE: stevedore would log and swallow the error, then complain that

@@ -5,10 +5,15 @@ a cast), moves them through their statuses (new -> running -> finished,
 ignored or error), hands the recovery to the notification driver and
 answers the progress read-back of API 1.1. Periodic tasks re-drive
 notifications a lost message or a failure left behind, and expire old
-ones (doc/source/admin/periodic-tasks.rst).
+ones (doc/source/admin/periodic-tasks.rst). The takeover watch
+(engine/watch.py) resumes recoveries a dead engine left ``running`` and
+processes notifications whose cast was lost.
 """
 
+import time
+
 from oslo_concurrency import lockutils
+from oslo_db import exception as db_exception
 from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_service import periodic_task
@@ -21,8 +26,10 @@ from masakari.engine import brake
 from masakari.engine import claims
 from masakari.engine import driver
 from masakari.engine import notification_handlers
+from masakari.engine import records
 from masakari.engine import recovery_report
 from masakari.engine import rpcapi
+from masakari.engine import watch
 from masakari import exception
 from masakari.i18n import _
 from masakari import manager
@@ -37,6 +44,10 @@ Status = fields.NotificationStatus
 SEGMENT_DISABLED_MESSAGE = 'Recovery aboart: the segment HA is disabled.'
 INTERRUPTED_MESSAGE = ('Failed reason: the engine stopped during the '
                        'evacuation.')
+# How long the end of a recovery is retried while the database cannot be
+# reached (seconds), and the longest pause between two tries.
+END_RECORD_PATIENCE = 600
+END_RECORD_MAX_PAUSE = 5
 
 
 def _is_older_than(notification, seconds):
@@ -85,6 +96,8 @@ class MasakariManager(manager.Manager):
                 if CONF.fencing.return_to_service else -1,
         })
         self._host_initialised = False
+        self.watch = watch.RecoveryWatch(self.driver, self._resume,
+                                         self._process_lost_cast)
 
     # --- RPC API ------------------------------------------------------------
     # NOTE: only the methods marked with messaging.expose are callable over
@@ -152,29 +165,90 @@ class MasakariManager(manager.Manager):
             context, notification,
             action=fields.EventNotificationAction.NOTIFICATION_PROCESS,
             phase=fields.EventNotificationPhase.START)
-        with lockutils.lock('masakari-%s' % notification.source_host_uuid):
+        with self.watch.running(notification.notification_uuid), \
+                lockutils.lock('masakari-%s' % notification.source_host_uuid):
             LOG.info('Processing notification %(uuid)s of type: %(type)s',
                      {'uuid': notification.notification_uuid,
                       'type': notification.type})
             received = notification.status
             if not claims.start_notification(context, notification):
                 return
-            handler = recovery_report.observe(
-                notification_handlers.HANDLERS[notification.type], received)
-            try:
-                status = handler(context, self.driver, notification)
-            except Exception:
-                # NOTE: the reference left the notification 'running' for a
-                # day; 'error' lets the periodic task retry it once.
-                LOG.exception('Unexpected error while processing '
-                              'notification %s',
-                              notification.notification_uuid)
-                status = Status.ERROR
-            LOG.info('Notification %(uuid)s exits with status: %(status)s.',
+            self._recover(context, notification, received)
+
+    def _resume(self, context, notification, note):
+        """Continue a recovery taken over from a silent engine (runs on a
+        worker thread of the watch, with ``note`` as the takeover note).
+        """
+        with lockutils.lock('masakari-%s' % notification.source_host_uuid):
+            LOG.info('Resuming notification %(uuid)s of type: %(type)s',
                      {'uuid': notification.notification_uuid,
-                      'status': status})
-            notification.status = status
-            notification.save()
+                      'type': notification.type})
+            self._recover(context, notification, Status.RUNNING)
+
+    def _process_lost_cast(self, context, notification):
+        """Process a ``new`` notification no engine received."""
+        if self._segment_disabled(context, notification):
+            self._ignore_for_disabled_segment(notification)
+        else:
+            self._process_notification(context, notification)
+
+    def _recover(self, context, notification, received):
+        """Run the notification's handler and record how it ended.
+
+        :param received: the status the notification had when this engine
+            took it (``error`` counts as a retry in the metrics).
+        """
+        handler = recovery_report.observe(
+            notification_handlers.HANDLERS[notification.type], received)
+        try:
+            status = handler(context, self.driver, notification)
+        except Exception:
+            # NOTE: the reference left the notification 'running' for a
+            # day; 'error' lets the periodic task retry it once.
+            LOG.exception('Unexpected error while processing '
+                          'notification %s',
+                          notification.notification_uuid)
+            status = Status.ERROR
+        LOG.info('Notification %(uuid)s exits with status: %(status)s.',
+                 {'uuid': notification.notification_uuid,
+                  'status': status})
+        self._record_end(context, notification, status)
+
+    def _record_end(self, context, notification, status):
+        """Store the final status (and close the run's unfinished vmoves).
+
+        NOTE: retried while the database cannot be reached: a recovery
+        that ended must not stay ``running`` because its last write hit
+        an outage.
+        """
+        deadline = time.monotonic() + END_RECORD_PATIENCE
+        pause = 1
+        while True:
+            try:
+                self._close_unfinished_moves(context, notification, status)
+                notification.status = status
+                notification.save()
+                return
+            except db_exception.DBConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                LOG.warning('Could not record the end of notification %s: '
+                            'the database cannot be reached; retrying.',
+                            notification.notification_uuid)
+                time.sleep(pause)
+                pause = min(pause * 2, END_RECORD_MAX_PAUSE)
+
+    @staticmethod
+    def _close_unfinished_moves(context, notification, status):
+        try:
+            records.close_unfinished_moves(
+                context, notification.notification_uuid, status)
+        except db_exception.DBConnectionError:
+            raise
+        except Exception:
+            # NOTE: the final status matters more than the vmove records.
+            LOG.exception('Could not close the unfinished vmoves of '
+                          'notification %s', notification.notification_uuid)
 
     def _segment_disabled(self, context, notification):
         try:
@@ -185,8 +259,9 @@ class MasakariManager(manager.Manager):
         return not host.failover_segment.enabled
 
     def init_host(self):
-        """Once, before taking messages: hand the notifications this
-        engine host was recovering when it stopped to the retry task.
+        """Once, before taking messages: with takeover off, hand the
+        notifications this engine host was recovering when it stopped to
+        the retry task (with takeover on, the watch resumes them).
 
         A failure (e.g. the database is not reachable yet) is logged and
         does not stop the engine from starting.
@@ -194,6 +269,8 @@ class MasakariManager(manager.Manager):
         if self._host_initialised:
             return
         self._host_initialised = True
+        if CONF.takeover.lease_timeout:
+            return
         admin = masakari_context.get_admin_context()
         try:
             for notification in objects.NotificationList.get_all(
@@ -203,6 +280,16 @@ class MasakariManager(manager.Manager):
             LOG.exception('Could not look for recoveries interrupted by the '
                           'last stop of this engine.')
 
+    def start_background(self):
+        """Start the takeover watch (the service calls it after
+        init_host).
+        """
+        self.watch.start()
+
+    def stop_background(self):
+        """Stop the takeover watch."""
+        self.watch.stop()
+
     def _release_if_interrupted(self, context, notification):
         uuid = notification.notification_uuid
         if not self.driver.was_interrupted(context, uuid):
@@ -210,16 +297,9 @@ class MasakariManager(manager.Manager):
         if not notification.transition_status(Status.RUNNING, Status.ERROR):
             return
         novaclient = nova.API()
-        for move in objects.VMoveList.get_all_vmoves(context, uuid):
-            if move.status not in (fields.VMoveStatus.PENDING,
-                                   fields.VMoveStatus.ONGOING):
-                continue
-            evacuating = move.status == fields.VMoveStatus.ONGOING
-            move.status = fields.VMoveStatus.FAILED
-            move.message = INTERRUPTED_MESSAGE
-            move.end_time = timeutils.utcnow()
-            move.save()
-            if evacuating:
+        for move, was_ongoing in records.close_unfinished_moves(
+                context, uuid, Status.ERROR, message=INTERRUPTED_MESSAGE):
+            if was_ongoing:
                 _unlock_after_interruption(context, novaclient,
                                            move.instance_uuid)
         LOG.warning('Notification %s was being recovered when this engine '

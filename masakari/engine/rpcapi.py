@@ -1,5 +1,6 @@
 """Client side of the masakari-engine RPC API, used by masakari-api."""
 
+import queue
 import threading
 
 from oslo_config import cfg
@@ -13,6 +14,9 @@ CONF = cfg.CONF
 # Seconds a call may take beyond [DEFAULT]/rpc_response_timeout (sending
 # it, with its reconnections) before the caller gives up on it.
 CALL_DEADLINE_MARGIN = 10
+# Calls that may be under way at once in a process; one more is refused
+# at once (MessagingTimeout) rather than queued behind a dead broker.
+CALL_WORKERS = 8
 
 
 class EngineAPI(object):
@@ -87,30 +91,69 @@ class EngineAPI(object):
                        notification=notification)
 
 
-def _within(seconds, call, *args, **kwargs):
-    """``call(*args, **kwargs)``, given up (MessagingTimeout) after
-    ``seconds``.
+class _BoundedCalls:
+    """One pool of at most CALL_WORKERS threads for every call of the
+    process.
 
     NOTE: oslo.messaging makes a process's reply queue on its first call
-    and retries that for ever while the broker is down; the thread then
-    finishes (or fails) on its own once the broker is back.
+    and retries that for ever while the broker is down, so a call cannot
+    be bounded by its own timeout alone: it runs on this pool, and the
+    caller stops waiting after the deadline. A call that outlives its
+    caller keeps its worker until the broker is back; with every worker
+    taken, a further call is refused at once. The thread count stays
+    bounded whatever the outage lasts. (A plain queue and threads, since
+    concurrent.futures blocks a monkey-patched API process.)
     """
-    outcome = {}
 
-    def run():
-        try:
-            outcome['result'] = call(*args, **kwargs)
-        except Exception as error:
-            outcome['error'] = error
+    def __init__(self, workers):
+        self._size = workers
+        self._slots = threading.BoundedSemaphore(workers)
+        self._jobs = queue.Queue()
+        self._workers = []
+        self._lock = threading.Lock()
 
-    worker = threading.Thread(target=run, name='engine-rpc-call',
-                              daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise messaging.MessagingTimeout(
-            'No answer from masakari-engine within %s seconds (is the '
-            'message bus reachable?)' % seconds)
-    if 'error' in outcome:
-        raise outcome['error']
-    return outcome['result']
+    def _work(self):
+        while True:
+            call, args, kwargs, outcome, done = self._jobs.get()
+            try:
+                outcome['result'] = call(*args, **kwargs)
+            except Exception as error:
+                outcome['error'] = error
+            finally:
+                self._slots.release()
+                done.set()
+
+    def _start_workers(self):
+        with self._lock:
+            while len(self._workers) < self._size:
+                worker = threading.Thread(target=self._work, daemon=True,
+                                          name='engine-rpc-call')
+                worker.start()
+                self._workers.append(worker)
+
+    def run(self, seconds, call, *args, **kwargs):
+        """``call(*args, **kwargs)``, given up (MessagingTimeout) after
+        ``seconds``, or at once when every worker is taken.
+        """
+        if not self._slots.acquire(blocking=False):
+            raise messaging.MessagingTimeout(
+                'No answer from masakari-engine: %d earlier calls are still '
+                'waiting (is the message bus reachable?)' % self._size)
+        self._start_workers()
+        outcome, done = {}, threading.Event()
+        self._jobs.put((call, args, kwargs, outcome, done))
+        if not done.wait(seconds):
+            raise messaging.MessagingTimeout(
+                'No answer from masakari-engine within %s seconds (is the '
+                'message bus reachable?)' % seconds)
+        if 'error' in outcome:
+            raise outcome['error']
+        return outcome['result']
+
+
+_CALLS = _BoundedCalls(CALL_WORKERS)
+
+
+def _within(seconds, call, *args, **kwargs):
+    """``call(*args, **kwargs)`` on the shared pool, bounded in time."""
+    return _CALLS.run(seconds, call, *args, **kwargs)

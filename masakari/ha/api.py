@@ -239,6 +239,16 @@ class NotificationAPI:
         try:
             self.engine_rpcapi.process_notification(context, notification)
         except Exception as error:
+            if CONF.takeover.new_notification_age:
+                # NOTE: the database, not the bus, is the durability point:
+                # an engine processes the stored row once it stayed new
+                # for [takeover]/new_notification_age seconds.
+                LOG.warning('Notification %(uuid)s is stored but could not '
+                            'be sent to an engine (%(error)s); an engine '
+                            'will pick it up from the database.',
+                            {'uuid': notification.notification_uuid,
+                             'error': error})
+                return notification
             with excutils.save_and_reraise_exception():
                 self._forget(context, notification, error)
         api_metrics.notification_accepted(notification.type)
@@ -246,7 +256,8 @@ class NotificationAPI:
 
     @staticmethod
     def _forget(context, notification, error):
-        """Emit notification.create.error, then drop the unsent row.
+        """Emit notification.create.error, then drop the unsent row (only
+        with [takeover]/new_notification_age = 0).
 
         NOTE: the reference leaves the row "new" after a failed cast: it
         answers 500 yet the row blocks its segment until an engine retries

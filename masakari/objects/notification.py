@@ -1,6 +1,9 @@
 """Notification: a failure report to process, its progress, and its list."""
 
+import datetime
+
 from oslo_serialization import jsonutils
+from oslo_utils import timeutils
 
 from masakari.db import api as db
 from masakari.objects import base
@@ -125,6 +128,30 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         db_notification = db.notification_update_if(
             self._context, self.notification_uuid,
             {'status': from_status}, {'status': to_status})
+        if db_notification is None:
+            return False
+        self._from_db_object(self._context, self, db_notification)
+        return True
+
+    def take_over(self, observed_updated_at):
+        """Claim a ``running`` notification whose engine went silent.
+
+        One conditional UPDATE on the status and the ``updated_at`` the
+        caller observed; the winner moves ``updated_at`` on (to now, or a
+        second past the observed value when the clocks say otherwise), so
+        every other engine that observed the same value loses.
+
+        :returns: True when this caller won (the object is reloaded).
+        """
+        observed = observed_updated_at
+        moved_on = timeutils.utcnow().replace(microsecond=0)
+        if observed is not None:
+            observed = timeutils.normalize_time(observed)
+            moved_on = max(moved_on, observed + datetime.timedelta(seconds=1))
+        db_notification = db.notification_update_if(
+            self._context, self.notification_uuid,
+            {'status': fields.NotificationStatus.RUNNING,
+             'updated_at': observed}, {'updated_at': moved_on})
         if db_notification is None:
             return False
         self._from_db_object(self._context, self, db_notification)

@@ -42,6 +42,7 @@ class E2ETestCase(testtools.TestCase):
     api_count = 1
     api_workers = 1
     simulator_args = ()
+    proxied = False
 
     @classmethod
     def setUpClass(cls):
@@ -49,7 +50,7 @@ class E2ETestCase(testtools.TestCase):
         cls.deployment = processes.Deployment(
             cls.topology, options=cls.options, api_server=cls.api_server,
             api_count=cls.api_count, api_workers=cls.api_workers,
-            simulator_args=cls.simulator_args)
+            simulator_args=cls.simulator_args, proxied=cls.proxied)
         cls.deployment.setUp()
         cls.addClassCleanup(cls.deployment.cleanUp)
         cls.listener = bus.NotificationListener(cls.deployment.bus,

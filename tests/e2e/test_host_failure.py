@@ -327,24 +327,29 @@ class TestEngineCrash(base.E2ETestCase):
         engine = self.deployment.start_engine()
         self.addDetail('masakari-engine (restarted)', content.Content(
             content.UTF8_TEXT, lambda: [engine.log_text().encode()]))
-        # error (released at start-up), then the periodic retry.
+        # Resumed by the restarted engine (two watch rounds of a third of
+        # [takeover]/lease_timeout): the evacuation Nova finished is
+        # confirmed, not requested again.
         final = self.api.wait_for_notification(
-            uuid, statuses=('finished', 'failed'), timeout=30)
+            uuid, statuses=('finished', 'failed'), timeout=60)
         self.assertEqual('finished', final['status'])
         [vmove] = self.api.vmoves(uuid)
-        self.assertEqual(
-            ('failed', 'Failed reason: the engine stopped during the '
-                       'evacuation.'),
-            (vmove['status'], vmove['message']))
+        self.assertEqual(('succeeded', 'crash-dst', None),
+                         (vmove['status'], vmove['dest_host'],
+                          vmove['message']))
         self.assertIsNotNone(vmove['end_time'])
-        # The retry (status error when it starts) found nothing left.
+        # One evacuation in all: the killed engine's.
+        self.assertEqual(1, len([call for call in self.simulator.nova_calls()
+                                 if 'evacuate' in (call['body'] or {})]))
         events = self.assert_events([
-            ('notification.process.start', base.ENGINE_PUBLISHER),
             ('host.update.start', base.ENGINE_PUBLISHER),
             ('host.update.end', base.ENGINE_PUBLISHER),
             ('notification.process.end', base.ENGINE_PUBLISHER)])
-        self.assertEqual('error', self.payload(events[0])['status'])
+        self.assertEqual('running', self.payload(events[-1])['status'])
         messages = [item['message'] for task in self.api.notification(uuid)[
             'recovery_workflow_details'] for item in task['progress_details']]
-        self.assertIn("Skipped host 'crash-src' recovery as no instances "
-                      "needs to be evacuated", messages)
+        self.assertTrue(any(
+            message.startswith("Recovery taken over from engine '%s' by "
+                               "engine '%s'" % ((self.deployment.engine_host,)
+                                                * 2))
+            for message in messages), messages)

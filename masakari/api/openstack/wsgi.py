@@ -10,7 +10,9 @@ from http import HTTPStatus
 import json
 
 from oslo_config import cfg
+from oslo_db import exception as db_exception
 from oslo_log import log as logging
+import oslo_messaging as messaging
 import webob
 import webob.exc
 
@@ -31,6 +33,14 @@ FAULT_NAMES = {
     404: 'itemNotFound', 405: 'badMethod', 409: 'conflictingRequest',
     413: 'overLimit', 415: 'badMediaType', 429: 'overLimit',
     501: 'notImplemented', 503: 'serviceUnavailable',
+}
+# Dependencies out of reach: 503 with Retry-After and their name, not the
+# 500 below (a client retries, nothing was lost).
+UNAVAILABLE = {
+    db_exception.DBConnectionError: 'database',
+    messaging.MessagingTimeout: 'masakari-engine',
+    messaging.MessageDeliveryFailure: 'message bus',
+    exception.NovaUnreachable: 'compute service (Nova)',
 }
 UNEXPECTED_ERROR = (
     'Unexpected API Error. Please report this at '
@@ -106,6 +116,8 @@ def expected_errors(*mappings):
                 for cls in type(exc).__mro__:
                     if cls in table:
                         raise _mapped_error(table[cls], exc) from exc
+                    if cls in UNAVAILABLE:
+                        raise _unavailable(UNAVAILABLE[cls], exc) from exc
                 LOG.exception('Unexpected exception in API method')
                 raise _http_error(HTTPStatus.INTERNAL_SERVER_ERROR,
                                   UNEXPECTED_ERROR % type(exc)) from exc
@@ -120,6 +132,15 @@ def _mapped_error(entry, exc):
     return _http_error(status, message)
 
 
+def _unavailable(dependency, exc):
+    LOG.warning('Answering 503: the %(dependency)s cannot be reached: '
+                '%(error)s', {'dependency': dependency, 'error': exc})
+    unavailable = exception.DependencyUnavailable(dependency=dependency)
+    return webob.exc.HTTPServiceUnavailable(
+        explanation=unavailable.format_message(),
+        headers={'Retry-After': str(unavailable.retry_after)})
+
+
 def _http_error(status, message):
     return webob.exc.status_map[int(status)](explanation=message)
 
@@ -127,7 +148,9 @@ def _http_error(status, message):
 def _error_response(exc):
     """The fault for an exception that left a handler."""
     if isinstance(exc, webob.exc.HTTPException):
-        return fault(exc.code, exc.explanation)
+        retry_after = exc.headers.get('Retry-After')
+        return fault(exc.code, exc.explanation,
+                     {'Retry-After': retry_after} if retry_after else None)
     if isinstance(exc, (exception.Forbidden, exception.Invalid)):
         return fault(exc.code, exc.format_message())
     raise exc

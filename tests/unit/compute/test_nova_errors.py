@@ -67,18 +67,24 @@ class TranslationTestCase(base.WrapperTestCase):
                                   self.api.get_aggregate_list, self.context)
         self.assertIn('Keystone is down', str(error))
 
-    def test_discovery_failure_becomes_unknown_error(self):
+    def test_discovery_failure_says_nova_is_unreachable(self):
         self.cloud.add_fault(service='keystone', method='GET', path='/',
                              status=503)
         error = self.assertRaises(exception.MasakariException,
                                   self.api.get_aggregate_list, self.context)
-        self.assertEqual('An unknown exception occurred.', str(error))
+        # Fixed: 22.0.0 says "An unknown exception occurred.".
+        self.assertIsInstance(error, exception.NovaUnreachable)
+        self.assertTrue(str(error).startswith(
+            'Nova could not be reached or did not answer in time: '), error)
 
-    def test_connection_error_becomes_unknown_error(self):
+    def test_connection_error_says_nova_is_unreachable(self):
         self.cloud.simulator.stop()
         error = self.assertRaises(exception.MasakariException,
                                   self.api.get_aggregate_list, self.context)
-        self.assertEqual('An unknown exception occurred.', str(error))
+        # Fixed: 22.0.0 says "An unknown exception occurred.".
+        self.assertIsInstance(error, exception.NovaUnreachable)
+        self.assertTrue(str(error).startswith(
+            'Nova could not be reached or did not answer in time: '), error)
 
     def test_hung_nova_times_out_after_nova_api_timeout(self):
         # Fixed: 22.0.0 sets no timeout and waits forever.
@@ -89,7 +95,10 @@ class TranslationTestCase(base.WrapperTestCase):
         error = self.assertRaises(exception.MasakariException,
                                   self.api.get_aggregate_list, self.context)
         self.assertLess(time.monotonic() - started, 3)
-        self.assertEqual('An unknown exception occurred.', str(error))
+        # Fixed: 22.0.0 says "An unknown exception occurred.".
+        self.assertIsInstance(error, exception.NovaUnreachable)
+        self.assertTrue(str(error).startswith(
+            'Nova could not be reached or did not answer in time: '), error)
 
     def test_hung_keystone_times_out_too(self):
         self.conf.config(nova_api_timeout=1.0)

@@ -153,6 +153,9 @@ GROUPS = [
     ('fencing', 'return_to_service', Bool, False, {}),
     ('fencing', 'compute_up_timeout', Int, 600, {'min': 1}),
     ('fencing', 'return_to_service_interval', Int, 30, {'min': 1}),
+    # takeover (an extension: recoveries of dead engines, lost casts)
+    ('takeover', 'lease_timeout', Int, 30, {'min': 0}),
+    ('takeover', 'new_notification_age', Int, 10, {'min': 0}),
 ]
 
 _FLOWS = 'taskflow_driver_recovery_flows'
@@ -201,7 +204,7 @@ SAMPLE_GROUPS = [
     'oslo_messaging_kafka', 'oslo_messaging_notifications',
     'oslo_messaging_rabbit', 'oslo_middleware', 'oslo_middleware_tracing',
     'oslo_policy', 'oslo_versionedobjects', 'process_failure', 'ssl',
-    'taskflow', 'wsgi',
+    'takeover', 'taskflow', 'wsgi',
 ]
 
 

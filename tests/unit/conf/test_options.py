@@ -69,7 +69,8 @@ class TestOptionDefinitions(testtools.TestCase):
     def test_group_counts(self):
         # NOTE: the reference's counts plus our additions:
         # [DEFAULT]/nova_api_timeout, [host_failure]/
-        # poll_compute_service_down and recovery_time_budget, [metrics].
+        # poll_compute_service_down and recovery_time_budget, [metrics],
+        # [takeover].
         self.assertEqual({'DEFAULT': 48, 'coordination': 1,
                           # + 4 of the mass-failure brake
                           'host_failure': 7 + 4, 'instance_failure': 2,
@@ -78,7 +79,8 @@ class TestOptionDefinitions(testtools.TestCase):
                           'metrics': 5,
                           # our extension: fencing through the BMC
                           # + 3 of the return to service
-                          'fencing': 4 + 3},
+                          'fencing': 4 + 3,
+                          'takeover': 2},
                          table.count_by_group(table.LISTED))
 
     def test_group_titles(self):

@@ -204,5 +204,6 @@ class TestOptsModule(testtools.TestCase):
                           'engine', 'engine_driver', 'exceptions',
                           'fencing', 'host_recovery_safety', 'metrics',
                           'nova', 'osapi_v1', 'paths', 'service', 'ssl',
+                          'takeover',
                           'wsgi'],
                          modules)

@@ -250,9 +250,15 @@ class ExpiryTestCase(base.RecoveryTestCase):
 
 
 class InterruptedRecoveryTestCase(base.RecoveryTestCase):
-    """A restart hands what this engine was running to the retry task."""
+    """With takeover off, a restart hands what this engine was running to
+    the retry task (see test_takeover.py for takeover on).
+    """
 
     servers = [base.server('vm')]
+
+    def setUp(self):
+        super().setUp()
+        self.config(lease_timeout=0, group='takeover')
 
     def interrupted(self):
         notification = self.host_down(event='STOPPED', host_status='NORMAL')
@@ -297,6 +303,10 @@ class InterruptedEvacuationUnlockTestCase(base.RecoveryTestCase):
     """
 
     servers = [base.server('moving'), base.server('waiting')]
+
+    def setUp(self):
+        super().setUp()
+        self.config(lease_timeout=0, group='takeover')
 
     def interrupted(self):
         """A run cut short: 'moving' was being evacuated (Masakari locked

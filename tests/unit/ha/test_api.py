@@ -7,11 +7,14 @@ clock (the random delay). The rest is the real pipeline on SQLite.
 from unittest import mock
 
 import fixtures
+from oslo_db import exception as db_exception
 import oslo_messaging as messaging
 import testtools
 
+from masakari import context
 from masakari import coordination
 from masakari.engine import rpcapi
+from masakari.ha import api as ha_api
 from tests.fixtures import api as api_fixture
 
 NOTIFICATION = api_fixture.HOST_FAILURE
@@ -27,21 +30,50 @@ class APITestCase(testtools.TestCase):
     def request(self, method, path, body=None, **headers):
         return self.api.request(method, path, body, headers)
 
+    def assert_unavailable(self, dependency, response):
+        """503 naming ``dependency``, with Retry-After."""
+        self.assertEqual(503, response.status_int)
+        self.assertEqual(
+            {'code': 503, 'message': 'The %s cannot be reached; retry '
+                                     'later.' % dependency},
+            response.json['serviceUnavailable'])
+        self.assertEqual('5', response.headers['Retry-After'])
+
 
 class TestCastFailure(APITestCase):
 
-    def test_failed_cast_leaves_nothing_behind(self):
+    def test_stored_notification_is_accepted_when_the_cast_fails(self):
+        # The database is the durability point: an engine processes the
+        # row once it stayed new for [takeover]/new_notification_age.
+        # NOTE: through the domain API: the fixture's request() waits for
+        # the fake engine to process every 202, and nothing is cast here.
+        with mock.patch.object(rpcapi.EngineAPI, 'process_notification',
+                               side_effect=messaging.MessagingTimeout()), \
+                self.api.engine.database_turn:
+            notification = ha_api.NotificationAPI().create_notification(
+                context.get_admin_context(), NOTIFICATION['notification'])
+        uuid = notification.notification_uuid
+        self.assertEqual(['new'], [
+            notification['status'] for notification in self.request(
+                'GET', '/v1/notifications').json['notifications']
+            if notification['notification_uuid'] == uuid])
+        self.assertEqual(['notification.create.start',
+                          'notification.create.end'],
+                         [event for event in self.api.rpc.event_types
+                          if event.startswith('notification.')])
+
+    def test_failed_cast_leaves_nothing_behind_without_the_sweep(self):
+        self.api.conf.set_override('new_notification_age', 0,
+                                   group='takeover')
         with mock.patch.object(rpcapi.EngineAPI, 'process_notification',
                                side_effect=messaging.MessagingTimeout()):
             response = self.request('POST', '/v1/notifications',
                                     NOTIFICATION)
-        self.assertEqual(500, response.status_int)
-        self.assertEqual(
-            "Unexpected API Error. Please report this at "
-            "https://bugs.launchpad.net/masakari/ and attach the Masakari "
-            "API log if possible.\n"
-            "<class 'oslo_messaging.exceptions.MessagingTimeout'>",
-            response.json['masakariFault']['message'])
+        # 22.0.0 answers 500 "Unexpected API Error" (and keeps the row).
+        self.assertEqual(503, response.status_int)
+        self.assertEqual('The masakari-engine cannot be reached; retry '
+                         'later.',
+                         response.json['serviceUnavailable']['message'])
         self.assertEqual(['notification.create.start',
                           'notification.create.end',
                           'notification.create.error'],
@@ -62,7 +94,8 @@ class TestCastFailure(APITestCase):
 
 class TestRecoveryDetailsFailure(APITestCase):
 
-    def test_engine_timeout_is_a_500(self):
+    def test_engine_timeout_is_a_503(self):
+        # 22.0.0 answers 500 "Unexpected API Error".
         created = self.request('POST', '/v1/notifications', NOTIFICATION)
         uuid = created.json['notification']['notification_uuid']
         with mock.patch.object(
@@ -70,11 +103,20 @@ class TestRecoveryDetailsFailure(APITestCase):
                 side_effect=messaging.MessagingTimeout()):
             response = self.request('GET', '/v1/notifications/' + uuid, **{
                 'OpenStack-API-Version': 'instance-ha 1.1'})
-        self.assertEqual(500, response.status_int)
-        self.assertTrue(response.json['masakariFault']['message'].endswith(
-            "<class 'oslo_messaging.exceptions.MessagingTimeout'>"))
+        self.assert_unavailable('masakari-engine', response)
         self.assertEqual('instance-ha 1.1',
                          response.headers['OpenStack-API-Version'])
+
+
+class TestDatabaseDown(APITestCase):
+
+    def test_unreachable_database_is_a_503_naming_it(self):
+        # 22.0.0 answers 500 "Unexpected API Error" naming
+        # DBConnectionError.
+        with mock.patch('masakari.db.api.notifications_get_all_by_filters',
+                        side_effect=db_exception.DBConnectionError()):
+            response = self.request('GET', '/v1/notifications')
+        self.assert_unavailable('database', response)
 
 
 class TestConcurrencyControls(APITestCase):

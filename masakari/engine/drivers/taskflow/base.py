@@ -27,6 +27,8 @@ from taskflow.utils import persistence_utils
 
 import masakari.conf
 from masakari.engine.drivers.taskflow import persistence
+from masakari.engine.drivers.taskflow import resume
+from masakari.engine import takeover
 from masakari import exception
 
 CONF = masakari.conf.CONF
@@ -72,6 +74,16 @@ class MasakariTask(task.Task):
         self.context = context
         self.novaclient = novaclient
         self.progress = []
+        # The takeover note when this task resumes a run a dead engine
+        # left unfinished (see resume.py), else None.
+        self.takeover = None
+
+    def note_takeover(self, note):
+        """Start this task's progress with the takeover ``note``."""
+        self.takeover = note
+        self.progress.append({'timestamp': str(timeutils.utcnow()),
+                              'progress': 0.0,
+                              'message': takeover.describe(note)})
 
     def update_details(self, progress_data, progress=0.0):
         """Record a progress message and store the whole list so far.
@@ -98,7 +110,10 @@ def is_ha_enabled(server, metadata_key):
 
 
 class DynamicLogListener(logging_listener.DynamicLoggingListener):
-    """Log the flow's state transitions; skips without a traceback."""
+    """Log the flow's state transitions; skips without a traceback. A
+    task that failed because Nova could not be reached says so in its
+    progress too.
+    """
 
     def _task_receiver(self, state, details):
         result = details.get('result')
@@ -108,7 +123,23 @@ class DynamicLogListener(logging_listener.DynamicLoggingListener):
                               details['task_name'], state,
                               result.exception_str)
             return
+        if (isinstance(result, failure.Failure) and
+                result.check(exception.NovaUnreachable)):
+            self._logger.error("Task '%s' failed: %s", details['task_name'],
+                               result.exception_str)
+            self._add_progress(details['task_name'], result.exception_str)
         super()._task_receiver(state, details)
+
+    def _add_progress(self, task_name, message):
+        storage = self._engine.storage
+        recorded = storage.get_task_progress_details(task_name) or {}
+        entries = list((recorded.get('details') or {}).get(
+            'progress_details') or [])
+        progress = recorded.get('at_progress', 0.0)
+        entries.append({'timestamp': str(timeutils.utcnow()),
+                        'progress': progress, 'message': message})
+        storage.set_task_progress(task_name, progress,
+                                  {'progress_details': entries})
 
 
 def raise_load_failure(manager, entrypoint, error):
@@ -181,17 +212,27 @@ def load_flow(action, flow, notification_uuid, store):
 
     The run is a new flow detail of the notification's logbook (uuid =
     notification uuid, name = ``action``, created on the first run); its
-    meta records this engine's [DEFAULT]/host and the start time.
+    meta records this engine's [DEFAULT]/host and the start time. During
+    a takeover, the run the dead engine left unfinished is continued
+    instead (see resume.py).
 
     :returns: a serial taskflow engine, ready to :func:`run`.
     """
     backend = persistence.get_backend(CONF.taskflow.connection)
     with contextlib.closing(backend.get_connection()) as connection:
         book = _logbook(connection, action, notification_uuid)
-    flow_detail = persistence_utils.create_flow_detail(
-        flow, book=book, backend=backend,
-        meta={META_ENGINE_HOST: CONF.host,
-              META_STARTED_AT: timeutils.utcnow().isoformat()})
+        flow_detail = resume.run_to_continue(
+            sorted(book, key=lambda run: (run.meta or {}).get(
+                META_STARTED_AT, '')), flow)
+        if flow_detail is not None:
+            resume.note_takeover(flow_detail, flow,
+                                 {META_ENGINE_HOST: CONF.host})
+            connection.update_flow_details(flow_detail)
+    if flow_detail is None:
+        flow_detail = persistence_utils.create_flow_detail(
+            flow, book=book, backend=backend,
+            meta={META_ENGINE_HOST: CONF.host,
+                  META_STARTED_AT: timeutils.utcnow().isoformat()})
     return engines.load(flow, store=store, flow_detail=flow_detail,
                         book=book, backend=backend)
 

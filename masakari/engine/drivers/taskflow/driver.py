@@ -207,6 +207,13 @@ class TaskFlowDriver(driver.NotificationDriver):
         """
         return progress.last_run_engine_host(notification_uuid) == CONF.host
 
+    def run_owner(self, context, notification_uuid):
+        """[DEFAULT]/host of the engine that ran the last run, per its
+        logbook record ('' without runs).
+        """
+        runs = progress.runs(notification_uuid)
+        return (runs[-1].meta or {}).get(base.META_ENGINE_HOST) if runs else ''
+
     def get_notification_recovery_workflow_details(self, context,
                                                    recovery_method,
                                                    notification_uuid):

@@ -4,6 +4,11 @@ Runs in one thread of the evacuation pool of EvacuateInstancesTask and
 records the outcome in the instance's vmove row: ``ongoing`` when the
 evacuation is requested, then ``succeeded`` (with ``dest_host``) or
 ``failed`` (with the reason), and always ``end_time``.
+
+A resumed evacuation (its vmove was left ``ongoing`` by an engine that
+died, or the recovery was taken over) first looks at the server: one
+that Nova already moved, or is moving, is confirmed by polling, never
+evacuated again.
 """
 
 from oslo_log import log as logging
@@ -85,11 +90,13 @@ class _Evacuation:
     """One instance's evacuation; remembers what must be undone (the lock).
     """
 
-    def __init__(self, context, novaclient, vmove, reserved_host):
+    def __init__(self, context, novaclient, vmove, reserved_host,
+                 resuming=False):
         self.context = context
         self.novaclient = novaclient
         self.vmove = vmove
         self.reserved_host = reserved_host
+        self.resuming = resuming
         # NOTE: nothing is unlocked unless this procedure read the server
         # and locked it itself.
         self.instance = None
@@ -119,6 +126,9 @@ class _Evacuation:
         context, novaclient, vmove = self.context, self.novaclient, self.vmove
         uuid = vmove.instance_uuid
         self.instance = novaclient.get_server(context, uuid)
+        if self.resuming and _moved_or_moving(self.instance, vmove):
+            self._confirm_earlier_evacuation()
+            return
         original_state = getattr(self.instance, VM_STATE)
         self.already_locked = novaclient.get_server(context, uuid).locked
         if not self.already_locked:
@@ -137,12 +147,44 @@ class _Evacuation:
             if original_state == ERROR:
                 novaclient.reset_instance_state(context, uuid)
 
-        destination = getattr(novaclient.get_server(context, uuid),
-                              HYPERVISOR)
+        self._succeeded(novaclient.get_server(context, uuid))
+
+    def _succeeded(self, server):
+        vmove = self.vmove
+        destination = getattr(server, HYPERVISOR)
         vmove.status = fields.VMoveStatus.SUCCEEDED
         if destination:
             vmove.dest_host = destination
         vmove.save()
+
+    def _confirm_earlier_evacuation(self):
+        """Poll the evacuation an earlier engine requested until it ends.
+
+        NOTE: the server is unlocked afterwards when it is locked now:
+        the earlier engine locked it (as the restart path assumes too).
+        """
+        context, novaclient, vmove = self.context, self.novaclient, self.vmove
+        self.already_locked = not self.instance.locked
+        LOG.info('Instance %s was already being evacuated: confirming the '
+                 'earlier evacuation instead of requesting another.',
+                 vmove.instance_uuid)
+        if vmove.status != fields.VMoveStatus.ONGOING:
+            vmove.status = fields.VMoveStatus.ONGOING
+            vmove.start_time = vmove.start_time or timeutils.utcnow()
+            vmove.save()
+
+        def ended():
+            server = novaclient.get_server(context, vmove.instance_uuid)
+            if getattr(server, TASK_STATE) is not None:
+                return False
+            if getattr(server, VM_STATE) == ERROR:
+                raise exception.InstanceEvacuateFailed(
+                    instance_uuid=vmove.instance_uuid)
+            return getattr(server, HYPERVISOR) != vmove.source_host
+
+        waiting.poll(ended, CONF.wait_period_after_evacuation,
+                     CONF.verify_interval)
+        self._succeeded(novaclient.get_server(context, vmove.instance_uuid))
 
     def _unlock(self):
         uuid = self.vmove.instance_uuid
@@ -154,12 +196,22 @@ class _Evacuation:
                         {'uuid': uuid, 'error': error})
 
 
-def evacuate_and_confirm(context, novaclient, vmove, reserved_host=None):
+def _moved_or_moving(server, vmove):
+    return (getattr(server, TASK_STATE) is not None or
+            getattr(server, HYPERVISOR) != vmove.source_host)
+
+
+def evacuate_and_confirm(context, novaclient, vmove, reserved_host=None,
+                         resuming=False):
     """Evacuate ``vmove``'s instance and record the outcome in ``vmove``.
 
     Never raises for a failure of this instance: the vmove says what
     happened. The server is locked for the duration unless it already was.
 
     :param reserved_host: the destination; None lets Nova choose.
+    :param resuming: the evacuation may have been requested by an engine
+        that died: a server Nova already moved or is moving is confirmed
+        by polling instead of evacuated again.
     """
-    _Evacuation(context, novaclient, vmove, reserved_host).run()
+    _Evacuation(context, novaclient, vmove, reserved_host,
+                resuming).run()

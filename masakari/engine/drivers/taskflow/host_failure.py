@@ -141,9 +141,12 @@ class EvacuateInstancesTask(base.MasakariTask):
         self.update_host_method = kwargs.get('update_host_method')
 
     def execute(self, host_name, notification_uuid, reserved_host=None):
+        # NOTE: an ongoing move at the start is one an interrupted
+        # execution left (an engine died, or its record could not be
+        # written): it is resumed, not requested again.
         moves = list(objects.VMoveList.get_all_vmoves(
             self.context, notification_uuid,
-            status=fields.VMoveStatus.PENDING))
+            status=[fields.VMoveStatus.PENDING, fields.VMoveStatus.ONGOING]))
         self.update_details(
             "Start evacuation of instances from failed host "
             "'%(host_name)s', instance uuids are: '%(uuids)s'"
@@ -170,7 +173,15 @@ class EvacuateInstancesTask(base.MasakariTask):
                     self._add_to_aggregate(reserved_host, aggregate)
         self.novaclient.enable_disable_service(
             self.context, reserved_host, enable=True)
-        self.update_host_method(self.context, reserved_host)
+        try:
+            self.update_host_method(self.context, reserved_host)
+        except exception.LockAlreadyAcquired:
+            if self.takeover is None:
+                raise
+            # NOTE: the engine this recovery was taken over from took the
+            # host already; it stays taken, by this recovery.
+            self.update_details("Reserved host '%s' was already taken by "
+                                "this recovery" % reserved_host, 0.1)
 
     def _add_to_aggregate(self, reserved_host, aggregate):
         names = {'host': reserved_host, 'aggregate': aggregate.name}
@@ -210,8 +221,10 @@ class EvacuateInstancesTask(base.MasakariTask):
 
     def _evacuate_in_slot(self, slots, move, reserved_host):
         try:
-            evacuation.evacuate_and_confirm(self.context, self.novaclient,
-                                            move, reserved_host)
+            evacuation.evacuate_and_confirm(
+                self.context, self.novaclient, move, reserved_host,
+                resuming=(self.takeover is not None or
+                          move.status == fields.VMoveStatus.ONGOING))
         finally:
             slots.release()
 
