@@ -269,12 +269,9 @@ class NotificationAPI:
         since = EARLIEST
         if generated - EARLIEST > window:
             since = generated - window
-        filters = {'type': notification.type,
-                   'source_host_uuid': notification.source_host_uuid,
-                   'generated-since': since}
-        previous = notification_obj.NotificationList.get_all(
-            context, filters=filters)
-        return any(old.payload == notification.payload for old in previous)
+        previous = notification_obj.Notification.payloads_since(
+            context, notification.type, notification.source_host_uuid, since)
+        return notification.payload in previous
 
     def get_all(self, context, filters, sort_keys, sort_dirs, limit, marker):
         """:raises: InvalidInput, MarkerNotFound, InvalidSortKey"""
