@@ -6,10 +6,7 @@ the exceptions the manager expects (spec 04 §3.3, §3.9, §3.10), and reads
 the recorded progress back for API 1.1 (spec 04 §5).
 """
 
-import contextlib
-
 from oslo_log import log as logging
-from taskflow import exceptions as taskflow_exc
 from taskflow import retry
 
 from masakari.compute import nova
@@ -245,15 +242,11 @@ class TaskFlowDriver(driver.NotificationDriver):
 
     def _runs(self, notification_uuid):
         """The flow details of a notification's logbook, oldest first."""
-        backend = persistence.get_backend(CONF.taskflow.connection)
-        with contextlib.closing(backend.get_connection()) as connection:
-            try:
-                book = connection.get_logbook(notification_uuid)
-            except taskflow_exc.NotFound:
-                return []
+        runs = persistence.recorded_runs(CONF.taskflow.connection,
+                                         notification_uuid)
         # NOTE: the database returns them in no set order; runs of a
         # reference engine have no start time and keep that order.
-        return sorted(book, key=lambda run: (run.meta or {}).get(
+        return sorted(runs, key=lambda run: (run.meta or {}).get(
             base.META_STARTED_AT, ''))
 
     def was_interrupted(self, context, notification_uuid):
