@@ -24,6 +24,7 @@ MAX_INT = purge.MAX_INT
 configure = facade.configure
 get_engine = facade.get_engine
 model_query = facade.model_query
+reading = facade.reading
 purge_deleted_rows = purge.purge_deleted_rows
 
 

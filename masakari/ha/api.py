@@ -23,6 +23,7 @@ from masakari.engine import rpcapi as engine_rpcapi
 from masakari import exception
 from masakari.ha import storage
 from masakari.notifications import api as notifications
+from masakari.objects import base as objects_base
 from masakari.objects import fields
 from masakari.objects import host as host_obj
 from masakari.objects import notification as notification_obj
@@ -212,6 +213,24 @@ class NotificationAPI:
             return self._create_notification(context, notification_data)
 
     def _create_notification(self, context, data):
+        # NOTE: the checks read in one transaction, the insert has its own.
+        with objects_base.reading(context):
+            notification = self._checked_notification(context, data)
+        with storage.writing(notifications.notify_about_notification_api,
+                             context, notification,
+                             Action.NOTIFICATION_CREATE):
+            notification.create()
+        try:
+            self.engine_rpcapi.process_notification(context, notification)
+        except Exception as error:
+            with excutils.save_and_reraise_exception():
+                self._forget(context, notification, error)
+        return notification
+
+    def _checked_notification(self, context, data):
+        """The Notification to store for ``data``, once its host is known
+        and not on maintenance and it is not a duplicate.
+        """
         host = host_obj.Host.get_by_name(context, data['hostname'])
         if host.on_maintenance:
             raise exception.HostOnMaintenanceError(host=data['hostname'],
@@ -228,15 +247,6 @@ class NotificationAPI:
         if self._is_duplicate(context, notification):
             raise exception.DuplicateNotification(host=data['hostname'],
                                                   type=data['type'])
-        with storage.writing(notifications.notify_about_notification_api,
-                             context, notification,
-                             Action.NOTIFICATION_CREATE):
-            notification.create()
-        try:
-            self.engine_rpcapi.process_notification(context, notification)
-        except Exception as error:
-            with excutils.save_and_reraise_exception():
-                self._forget(context, notification, error)
         return notification
 
     @staticmethod

@@ -13,6 +13,7 @@ from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovoo_base
 from oslo_versionedobjects import fields as ovoo_fields
 
+from masakari.db import api as db
 from masakari import exception
 from masakari.objects import fields
 
@@ -197,6 +198,13 @@ class MasakariPersistentObject(object):
                                     self._context,
                                     getattr(self, self.UUID_FIELD))
         delattr(self, 'id')
+
+
+def reading(context):
+    """A context manager running the object loads within it in one
+    database read transaction (see masakari.db.facade.reading).
+    """
+    return db.reading(context)
 
 
 def field_attribute(name):

@@ -137,8 +137,14 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
 
 def _load_payload(notification, text):
     """The ``payload`` field's value of a stored JSON text."""
-    return Notification.fields['payload'].coerce(
-        notification, 'payload', jsonutils.loads(text) if text else {})
+    payload = jsonutils.loads(text) if text else {}
+    # NOTE: a JSON object of strings is what the field would make of it
+    # (the API stores nothing else); its coercion is only for the rest.
+    if type(payload) is dict and all(
+            type(value) is str for value in payload.values()):
+        return payload
+    return Notification.fields['payload'].coerce(notification, 'payload',
+                                                 payload)
 
 
 @base.MasakariObjectRegistry.register
