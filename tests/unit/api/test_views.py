@@ -49,6 +49,14 @@ class TestNotificationView(test_base.BaseTestCase):
                          view['generated_time'])
         self.assertIsNone(view['updated_at'])
 
+    def test_other_time_zones_shown_in_utc(self):
+        paris = datetime.timezone(datetime.timedelta(hours=2))
+        obj = notification()
+        obj.generated_time = datetime.datetime(2026, 10, 28, 12, 0, 1,
+                                               tzinfo=paris)
+        self.assertEqual('2026-10-28T10:00:01.000000',
+                         views.notification(obj, V1_0)['generated_time'])
+
     def test_recovery_details_from_1_1(self):
         view = views.notification(
             notification(recovery_workflow_details=progress()), V1_1)

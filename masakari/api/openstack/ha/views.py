@@ -46,7 +46,8 @@ _Key = collections.namedtuple('_Key', 'name attribute render min_version')
 def _timestamp(value):
     if value is None:
         return None
-    if value.tzinfo is not None:
+    # NOTE: a UTC time (every loaded one) prints its digits as they are.
+    if value.utcoffset():
         value = timeutils.normalize_time(value)
     return value.strftime(TIMESTAMP_FORMAT)
 
