@@ -136,6 +136,12 @@ class WSGIService(service.ServiceBase):
         if hasattr(socket, 'TCP_KEEPIDLE'):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE,
                             CONF.wsgi.tcp_keepidle)
+        # NOTE: eventlet writes a response's headers and body separately;
+        # with Nagle's algorithm the body then waits for the client's
+        # delayed ACK of the headers (about 40 ms on Linux) whenever it
+        # spans several segments, e.g. a list of a hundred segments.
+        # Accepted connections inherit the option.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if self.ssl_context:
             sock = self.ssl_context.wrap_socket(sock, server_side=True)
         eventlet.wsgi.MAX_HEADER_LINE = CONF.wsgi.max_header_line

@@ -2,9 +2,10 @@
 
 Every function takes the request context first and runs in its own
 transaction (reader or writer), retried on deadlock. Rows come back as
-model instances with attribute and item access and ``get``; create and
-update return the row re-read in the same transaction, delete returns
-nothing. Reads only see live rows (``deleted = 0``).
+model instances, and the rows of a list as ``paging.Row`` dicts, both with
+attribute and item access and ``get``; create and update return the row
+re-read in the same transaction, delete returns nothing. Reads only see
+live rows (``deleted = 0``).
 """
 
 import functools
@@ -25,6 +26,7 @@ MAX_INT = purge.MAX_INT
 configure = facade.configure
 get_engine = facade.get_engine
 model_query = facade.model_query
+reading = facade.reading
 purge_deleted_rows = purge.purge_deleted_rows
 
 # The module Masakari 22.0.0's versioned error notifications name for the
@@ -221,7 +223,7 @@ def host_get_all_by_filters(context, filters=None, sort_keys=None,
         if key in (filters or {}):
             query = query.filter(getattr(model, key) == filters[key])
     return paging.get_page(context, model, query, sort_keys, sort_dirs,
-                           limit, marker)
+                           limit, marker, embed='failover_segment')
 
 
 @_named_in_faults
@@ -337,6 +339,19 @@ def notifications_get_all_by_filters(context, filters=None, sort_keys=None,
                            limit, marker)
 
 
+@facade.reader
+def notification_payloads_since(context, type, source_host_uuid, since):
+    """The payloads (JSON texts) of the live notifications of ``type`` from
+    ``source_host_uuid`` generated at or after ``since`` (a
+    timezone-aware value is taken as UTC), in no particular order.
+    """
+    model = models.Notification
+    query = facade.model_query(context, model, args=(model.payload,)).filter(
+        model.type == type, model.source_host_uuid == source_host_uuid,
+        model.generated_time >= timeutils.normalize_time(since))
+    return [payload for payload, in query]
+
+
 @_named_in_faults
 def _notification_get_by_uuid(context, notification_uuid):
     return _first(context, models.Notification,
@@ -366,8 +381,10 @@ def notification_create(context, values):
     """
     notification = models.Notification()
     _save(context, notification, values)
-    return _notification_get_by_uuid(context,
-                                     notification.notification_uuid)
+    # NOTE: no read-back: a query in this session would hand back this
+    # very instance from the identity map, complete after the flush (every
+    # default is computed here, none by the server).
+    return notification
 
 
 @_named_in_faults

@@ -115,6 +115,15 @@ def writer(fn):
     return retry_on_deadlock(CONTEXT_MANAGER.writer(fn))
 
 
+def reading(context):
+    """A read transaction on ``context`` as a context manager: the DB API
+    reads called within it join it, so that several reads cost one
+    connection checkout, ping and rollback instead of one each. A write
+    within it is refused (TypeError): write after it.
+    """
+    return CONTEXT_MANAGER.reader.using(context)
+
+
 def model_query(context, model, args=None, read_deleted=None):
     """A query on ``model`` (or on the columns ``args``) in the context's
     session, filtered on ``deleted`` as ``read_deleted`` (default: the

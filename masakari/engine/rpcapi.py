@@ -1,5 +1,6 @@
 """Client side of the masakari-engine RPC API, used by masakari-api."""
 
+import functools
 import queue
 import threading
 
@@ -48,11 +49,7 @@ class EngineAPI(object):
         # NOTE: the topic is read at call time so that a test or a reload
         # of the configuration takes effect (the reference reads it once,
         # at import).
-        target = messaging.Target(topic=CONF.masakari_topic,
-                                  version=self.RPC_API_VERSION)
-        client = rpc.get_client(
-            target, serializer=objects_base.MasakariObjectSerializer())
-        return client.prepare(version=version, retry=self.PUBLISH_RETRIES)
+        return _prepared_client(rpc.TRANSPORT, CONF.masakari_topic, version)
 
     def process_notification(self, context, notification):
         """Ask an engine to process a notification (cast, no reply).
@@ -89,6 +86,20 @@ class EngineAPI(object):
                        cctxt.call, context,
                        'get_notification_recovery_workflow_details',
                        notification=notification)
+
+
+@functools.lru_cache(maxsize=8)
+def _prepared_client(transport, topic, version):
+    """The engine's RPC client for ``version``, made once per transport
+    (``transport`` is rpc's current one, keying the cache) and topic.
+
+    A prepared client holds no per-call state, so every request of the
+    process shares it; building it is a noticeable part of a cast.
+    """
+    target = messaging.Target(topic=topic, version=EngineAPI.RPC_API_VERSION)
+    client = rpc.get_client(
+        target, serializer=objects_base.MasakariObjectSerializer())
+    return client.prepare(version=version, retry=EngineAPI.PUBLISH_RETRIES)
 
 
 class _BoundedCalls:

@@ -24,6 +24,7 @@ from masakari import exception
 from masakari.ha import storage
 from masakari.metrics import api as api_metrics
 from masakari.notifications import api as notifications
+from masakari.objects import base as objects_base
 from masakari.objects import fields
 from masakari.objects import host as host_obj
 from masakari.objects import notification as notification_obj
@@ -216,22 +217,9 @@ class NotificationAPI:
             return self._create_notification(context, notification_data)
 
     def _create_notification(self, context, data):
-        host = host_obj.Host.get_by_name(context, data['hostname'])
-        if host.on_maintenance:
-            raise exception.HostOnMaintenanceError(host=data['hostname'],
-                                                   type=data['type'])
-        generated_time = timeutils.normalize_time(
-            timeutils.parse_isotime(data['generated_time']))
-        notification = notification_obj.Notification(context=context)
-        notification.type = data['type']
-        notification.generated_time = generated_time
-        notification.source_host_uuid = host.uuid
-        notification.payload = data['payload']
-        notification.status = fields.NotificationStatus.NEW
-        notification.failover_segment_uuid = host.failover_segment.uuid
-        if self._is_duplicate(context, notification):
-            raise exception.DuplicateNotification(host=data['hostname'],
-                                                  type=data['type'])
+        # NOTE: the checks read in one transaction, the insert has its own.
+        with objects_base.reading(context):
+            notification = self._checked_notification(context, data)
         with storage.writing(notifications.notify_about_notification_api,
                              context, notification,
                              Action.NOTIFICATION_CREATE) as write:
@@ -252,6 +240,28 @@ class NotificationAPI:
             with excutils.save_and_reraise_exception():
                 self._forget(context, notification, error)
         api_metrics.notification_accepted(notification.type)
+        return notification
+
+    def _checked_notification(self, context, data):
+        """The Notification to store for ``data``, once its host is known
+        and not on maintenance and it is not a duplicate.
+        """
+        host = host_obj.Host.get_by_name(context, data['hostname'])
+        if host.on_maintenance:
+            raise exception.HostOnMaintenanceError(host=data['hostname'],
+                                                   type=data['type'])
+        generated_time = timeutils.normalize_time(
+            timeutils.parse_isotime(data['generated_time']))
+        notification = notification_obj.Notification(context=context)
+        notification.type = data['type']
+        notification.generated_time = generated_time
+        notification.source_host_uuid = host.uuid
+        notification.payload = data['payload']
+        notification.status = fields.NotificationStatus.NEW
+        notification.failover_segment_uuid = host.failover_segment.uuid
+        if self._is_duplicate(context, notification):
+            raise exception.DuplicateNotification(host=data['hostname'],
+                                                  type=data['type'])
         return notification
 
     @staticmethod
@@ -285,12 +295,9 @@ class NotificationAPI:
         since = EARLIEST
         if generated - EARLIEST > window:
             since = generated - window
-        filters = {'type': notification.type,
-                   'source_host_uuid': notification.source_host_uuid,
-                   'generated-since': since}
-        previous = notification_obj.NotificationList.get_all(
-            context, filters=filters)
-        return any(old.payload == notification.payload for old in previous)
+        previous = notification_obj.Notification.payloads_since(
+            context, notification.type, notification.source_host_uuid, since)
+        return notification.payload in previous
 
     def get_all(self, context, filters, sort_keys, sort_dirs, limit, marker):
         """:raises: InvalidInput, MarkerNotFound, InvalidSortKey"""

@@ -5,12 +5,15 @@ the ``masakari_object.*`` keys (namespace ``masakari_object``).
 """
 
 import datetime
+import functools
 
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovoo_base
+from oslo_versionedobjects import fields as ovoo_fields
 
+from masakari.db import api as db
 from masakari import exception
 from masakari.objects import fields
 
@@ -93,11 +96,11 @@ class MasakariPersistentObject(object):
     """Mixin of the fields every database-backed object carries, and the
     steps their remotable create/save/destroy share.
 
-    A class names its uuid field in ``UUID_FIELD`` and overrides
-    ``_from_db_object`` when a field is not its row's column as is.
-    Objects send no versioned notification: the layer that asks for a
-    write announces it (masakari.ha for the API, the engine for its host
-    updates).
+    A class names its uuid field in ``UUID_FIELD``, and its fields that
+    are not their row's column as is in ``COLUMN_LOADERS`` (or
+    ``NOT_LOADED``). Objects send no versioned notification: the layer
+    that asks for a write announces it (masakari.ha for the API, the
+    engine for its host updates).
     """
 
     UUID_FIELD = 'uuid'
@@ -109,12 +112,20 @@ class MasakariPersistentObject(object):
         'deleted': fields.BooleanField(default=False),
     }
 
+    # Fields a row does not hold (filled otherwise, or never stored).
+    NOT_LOADED = ()
+    # Field name -> function(obj, name, column value) giving the field's
+    # value, for the fields that are not their column as is.
+    COLUMN_LOADERS = {}
+
     @staticmethod
     def _from_db_object(context, obj, db_row):
-        """Fill every field of ``obj`` from a DB row; clear its changes."""
-        for key in obj.fields:
-            setattr(obj, key, db_row[key])
+        """Fill every stored field of ``obj`` from a DB row (a model
+        instance or a list row); clear its changes.
+        """
         obj._context = context
+        for name, attribute, load in _row_loaders(type(obj)):
+            setattr(obj, attribute, load(obj, name, db_row[name]))
         obj.obj_reset_changes()
         return obj
 
@@ -170,6 +181,97 @@ class MasakariPersistentObject(object):
                                               reason='no uuid')
         db_delete(self._context, getattr(self, self.UUID_FIELD))
         delattr(self, 'id')
+
+
+def reading(context):
+    """A context manager running the object loads within it in one
+    database read transaction (see masakari.db.facade.reading).
+    """
+    return db.reading(context)
+
+
+def field_attribute(name):
+    """The instance attribute holding field ``name`` of an object; absent
+    while the field is unset. Renderers of many objects read it directly
+    (``getattr(obj, attribute, default)``) instead of asking
+    ``obj_attr_is_set`` and then the field's property.
+    """
+    return ovoo_base._get_attrname(name)
+
+
+def _loader(field, fast):
+    """``load(obj, name, value)`` for ``field``: ``fast(value)`` when it
+    gives a value, else the field's own coercion.
+    """
+    nullable = field.nullable
+    coerce = field.coerce
+
+    def load(obj, name, value):
+        if value is None:
+            if nullable:
+                return None
+        else:
+            loaded = fast(value)
+            if loaded is not _UNSET:
+                return loaded
+        return coerce(obj, name, value)
+    return load
+
+
+def _exact(type_):
+    return lambda value: value if type(value) is type_ else _UNSET
+
+
+def _valid(field):
+    valid = frozenset(field._type._valid_values)
+    return lambda value: (value if type(value) is str and value in valid
+                          else _UNSET)
+
+
+def _utc(value):
+    # NOTE: naive from the database, stored in UTC: what the field's own
+    # coercion makes of it, without its parsing and checks.
+    if type(value) is datetime.datetime and value.tzinfo is None:
+        return value.replace(tzinfo=datetime.timezone.utc)
+    return _UNSET
+
+
+_UNSET = object()
+# Field type -> the fast path of a column value to the field's value,
+# giving _UNSET where the field's coercion must decide. Integer columns
+# hold booleans on some backends (and ``deleted`` everywhere), which the
+# field turns into bool as well.
+_FAST_LOADERS = {
+    ovoo_fields.UUID: lambda field: _exact(str),
+    ovoo_fields.String: lambda field: _exact(str),
+    ovoo_fields.Integer: lambda field: _exact(int),
+    ovoo_fields.Boolean: lambda field: bool,
+    ovoo_fields.DateTime: lambda field: _utc,
+}
+
+
+def _row_loader(cls, name, field):
+    if name in cls.COLUMN_LOADERS:
+        return cls.COLUMN_LOADERS[name]
+    if isinstance(field._type, ovoo_fields.Enum):
+        return _loader(field, _valid(field))
+    fast = _FAST_LOADERS.get(type(field._type))
+    if fast is None:
+        return field.coerce
+    return _loader(field, fast(field))
+
+
+@functools.lru_cache(maxsize=None)
+def _row_loaders(cls):
+    """(field name, attribute, load) of each field a row fills, where
+    ``load(obj, name, column value)`` gives the field's value.
+
+    NOTE: objects are filled from rows by the hundred per list request;
+    the field setters' generic coercion was most of their cost.
+    """
+    return tuple((name, field_attribute(name), _row_loader(cls, name, field))
+                 for name, field in cls.fields.items()
+                 if name not in cls.NOT_LOADED)
 
 
 class ObjectListBase(ovoo_base.ObjectListBase):

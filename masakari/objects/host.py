@@ -31,6 +31,12 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
         'on_maintenance': fields.BooleanField(),
     }
 
+    COLUMN_LOADERS = {
+        # The row carries its segment's row (joined).
+        'failover_segment': lambda host, name, db_segment: (
+            segment.FailoverSegment._load(host._context, db_segment)),
+    }
+
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target_version = versionutils.convert_version_to_tuple(
@@ -43,18 +49,6 @@ class Host(base.MasakariPersistentObject, base.MasakariObject,
                 base.SERIAL_NAMESPACE + '.data']
             if 'uuid' in segment_data:
                 primitive['failover_segment_id'] = segment_data['uuid']
-
-    @staticmethod
-    def _from_db_object(context, host, db_host):
-        """Fill ``host`` (and its segment) from a DB row; clear changes."""
-        for key in host.fields:
-            value = db_host.get(key)
-            if key == 'failover_segment':
-                value = segment.FailoverSegment._load(context, value)
-            setattr(host, key, value)
-        host._context = context
-        host.obj_reset_changes()
-        return host
 
     @classmethod
     @base.remotable

@@ -45,23 +45,11 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         'message': fields.StringField(nullable=True),
     }
 
-    @staticmethod
-    def _from_db_object(context, notification, db_notification):
-        """Fill the 13 persisted fields from a DB row; clear changes.
-
-        ``recovery_workflow_details`` stays unset, so it is absent from the
-        primitive sent over RPC.
-        """
-        for key in notification.fields:
-            if key in NOT_PERSISTED:
-                continue
-            value = db_notification[key]
-            if key == 'payload':
-                value = jsonutils.loads(value) if value else {}
-            setattr(notification, key, value)
-        notification._context = context
-        notification.obj_reset_changes()
-        return notification
+    # NOTE: recovery_workflow_details stays unset when loaded, so it is
+    # absent from the primitive sent over RPC.
+    NOT_LOADED = NOT_PERSISTED
+    COLUMN_LOADERS = {'payload': lambda notification, name, text: (
+        _load_payload(notification, text))}
 
     def _db_updates(self):
         updates = self.masakari_obj_get_changes()
@@ -88,6 +76,16 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         :raises: NotificationNotFound
         """
         return cls._load(context, db.notification_get_by_uuid(context, uuid))
+
+    @classmethod
+    def payloads_since(cls, context, type, source_host_uuid, since):
+        """The payloads of the live notifications of ``type`` from host
+        ``source_host_uuid`` generated at or after ``since``: what the
+        duplicate rule compares, without loading the notifications.
+        """
+        return [_load_payload(None, text)
+                for text in db.notification_payloads_since(
+                    context, type, source_host_uuid, since)]
 
     @base.remotable
     def create(self):
@@ -156,6 +154,18 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
             return False
         self._from_db_object(self._context, self, db_notification)
         return True
+
+
+def _load_payload(notification, text):
+    """The ``payload`` field's value of a stored JSON text."""
+    payload = jsonutils.loads(text) if text else {}
+    # NOTE: a JSON object of strings is what the field would make of it
+    # (the API stores nothing else); its coercion is only for the rest.
+    if type(payload) is dict and all(
+            type(value) is str for value in payload.values()):
+        return payload
+    return Notification.fields['payload'].coerce(notification, 'payload',
+                                                 payload)
 
 
 @base.MasakariObjectRegistry.register

@@ -166,3 +166,30 @@ class TestVMove(base.DbTestCase):
         self.assertEqual({self.vmove.uuid, failed.uuid},
                          uuids({'notification_uuid': self.notification_uuid,
                                 'status': ('pending', 'failed')}))
+
+
+class TestPayloadsSince(base.DbTestCase):
+
+    def test_payloads_of_the_type_and_host_from_the_time_on(self):
+        host = uuidutils.generate_uuid()
+        at = datetime.datetime(2026, 1, 1, 10)
+        for payload, values in (
+                ('"same"', {}),
+                ('"later"', {'generated_time': at + datetime.timedelta(1)}),
+                ('"before"', {'generated_time': at - datetime.timedelta(
+                    seconds=1)}),
+                ('"other host"', {'source_host_uuid': 'x'}),
+                ('"other type"', {'type': 'VM'})):
+            self.create_notification(**dict(
+                {'source_host_uuid': host, 'payload': payload}, **values))
+        deleted = self.create_notification(source_host_uuid=host,
+                                           payload='"deleted"')
+        db.notification_delete(self.ctx, deleted.notification_uuid)
+
+        self.assertEqual(['"later"', '"same"'], sorted(
+            db.notification_payloads_since(self.ctx, 'COMPUTE_HOST', host,
+                                           at)))
+        self.assertEqual(['"later"', '"same"'], sorted(
+            db.notification_payloads_since(
+                self.ctx, 'COMPUTE_HOST', host,
+                at.replace(tzinfo=datetime.timezone.utc))))

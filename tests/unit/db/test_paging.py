@@ -3,6 +3,7 @@
 import datetime
 
 from masakari.db import api as db
+from masakari.db.sqlalchemy import models
 from masakari import exception
 from tests.unit.db import base
 
@@ -144,3 +145,55 @@ class TestOtherLists(base.DbTestCase):
 
 def _minutes(count):
     return datetime.timedelta(minutes=count)
+
+
+class TestRows(base.DbTestCase):
+    """A page's rows: plain dicts with the model instances' access."""
+
+    def test_every_column_with_attribute_and_item_access(self):
+        segment = self.create_segment(description=None)
+        row, = db.failover_segment_get_all_by_filters(self.ctx)
+        self.assertIsInstance(row, dict)
+        columns = [column.key for column in
+                   models.FailoverSegment.__table__.columns]
+        self.assertEqual(columns, list(row))
+        for column in columns:
+            self.assertEqual(getattr(segment, column), row[column])
+            self.assertEqual(row[column], getattr(row, column))
+        self.assertEqual('d', row.get('no such column', 'd'))
+        self.assertRaises(AttributeError, getattr, row, 'no_such_column')
+
+    def test_host_rows_carry_their_segment_row(self):
+        segment = self.create_segment()
+        host = self.create_host(segment)
+        row, = db.host_get_all_by_filters(self.ctx)
+        self.assertEqual(host.uuid, row.uuid)
+        self.assertEqual(segment.id, row.failover_segment.id)
+        self.assertEqual(segment.name, row['failover_segment']['name'])
+        self.assertEqual(host.id, row.id)
+
+    def test_segment_row_of_a_deleted_segment_still_comes(self):
+        segment = self.create_segment()
+        self.create_host(segment)
+        with db.get_engine().begin() as connection:
+            connection.execute(models.FailoverSegment.__table__.update(
+            ).values(deleted=segment.id))
+        row, = db.host_get_all_by_filters(self.ctx)
+        self.assertEqual(segment.uuid, row.failover_segment.uuid)
+        self.assertEqual(segment.id, row.failover_segment.deleted)
+
+
+class TestReadingScope(base.DbTestCase):
+
+    def test_reads_within_share_one_session(self):
+        segment = self.create_segment()
+        with db.reading(self.ctx):
+            session = self.ctx.session
+            self.assertEqual(segment.uuid, db.failover_segment_get_by_uuid(
+                self.ctx, segment.uuid).uuid)
+            db.failover_segment_get_all_by_filters(self.ctx)
+            self.assertIs(session, self.ctx.session)
+
+    def test_no_write_within(self):
+        with db.reading(self.ctx):
+            self.assertRaises(TypeError, self.create_segment)

@@ -136,3 +136,78 @@ class TestHelpers(test_base.BaseTestCase):
         self.assertEqual(
             'rh_priority',
             objects.fields.FailoverSegmentRecoveryMethod.from_index(3))
+
+
+class TestFilledFromRows(test_base.BaseTestCase):
+    """Objects filled from DB rows hold what their fields' coercion would
+    make of the column values, whichever way the values come.
+    """
+
+    ROW = {'id': 1, 'uuid': 'f9703c93-8acc-4d9f-b44b-0bc97e581222',
+           'name': 'segment-1', 'service_type': 'compute', 'enabled': 1,
+           'description': None, 'recovery_method': 'auto',
+           'created_at': datetime.datetime(2026, 1, 1, 10, 0, 0, 7),
+           'updated_at': None, 'deleted_at': None, 'deleted': 0}
+
+    def setUp(self):
+        super().setUp()
+        self.ctxt = context.RequestContext(is_admin=True)
+
+    def coerced(self, cls, row):
+        obj = cls(self.ctxt)
+        for name in cls.fields:
+            if name in row:
+                setattr(obj, name, row[name])
+        obj.obj_reset_changes()
+        return obj
+
+    def assert_same(self, cls, row):
+        loaded = cls._load(self.ctxt, row)
+        expected = self.coerced(cls, row)
+        self.assertEqual(expected.obj_to_primitive(),
+                         loaded.obj_to_primitive())
+        for name in row:
+            self.assertEqual(type(getattr(expected, name)),
+                             type(getattr(loaded, name)), name)
+        self.assertEqual(set(), loaded.obj_what_changed())
+        self.assertIs(self.ctxt, loaded._context)
+
+    def test_values_of_the_column_types(self):
+        self.assert_same(objects.FailoverSegment, self.ROW)
+
+    def test_values_the_fields_convert(self):
+        row = dict(self.ROW, enabled=True, deleted=7, id=True,
+                   created_at='2026-01-01T10:00:00Z',
+                   updated_at=datetime.datetime(
+                       2026, 1, 1, 11, tzinfo=datetime.timezone.utc))
+        self.assert_same(objects.FailoverSegment, row)
+
+    def test_none_for_a_field_with_a_default(self):
+        loaded = objects.FailoverSegment._load(
+            self.ctxt, dict(self.ROW, enabled=None))
+        self.assertTrue(loaded.enabled)
+
+    def test_invalid_values_are_refused_as_by_the_fields(self):
+        for column, value in (('recovery_method', 'manual'),
+                              ('name', None), ('id', 'one')):
+            self.assertRaises(ValueError, objects.FailoverSegment._load,
+                              self.ctxt, dict(self.ROW, **{column: value}))
+
+    def test_notification_payload(self):
+        row = {'id': 1, 'notification_uuid':
+               '7882ccb9-ebb1-43b3-848b-f2333ae4b79c',
+               'generated_time': datetime.datetime(2026, 1, 1),
+               'source_host_uuid': '907be468-9eb1-44a8-9360-b07152519417',
+               'type': 'VM', 'status': 'new',
+               'failover_segment_uuid': None, 'message': None,
+               'created_at': None, 'updated_at': None, 'deleted_at': None,
+               'deleted': 0}
+        for text, payload in (('{"event": "LIFECYCLE"}',
+                               {'event': 'LIFECYCLE'}),
+                              ('{"count": 2}', {'count': '2'}),
+                              ('', {}), (None, {})):
+            loaded = objects.Notification._load(self.ctxt,
+                                                dict(row, payload=text))
+            self.assertEqual(payload, loaded.payload)
+            self.assertFalse(loaded.obj_attr_is_set(
+                'recovery_workflow_details'))

@@ -42,7 +42,8 @@ def list_hosts(req, segment_id):
     sort_keys, sort_dirs = common.sort_params(req)
     hosts = ha_api.HostAPI().get_all(context, filters, sort_keys, sort_dirs,
                                      limit, marker)
-    return {'hosts': [views.host(host) for host in hosts]}
+    return {'hosts': [views.host(host, req.api_version)
+                      for host in hosts]}
 
 
 @wsgi.response(HTTPStatus.CREATED)
@@ -53,7 +54,7 @@ def create_host(req, segment_id, body):
     context = req.context
     context.can(policies.CREATE)
     host = ha_api.HostAPI().create_host(context, segment_id, body['host'])
-    return {'host': views.host(host)}
+    return {'host': views.host(host, req.api_version)}
 
 
 @wsgi.expected_errors(NOT_FOUND)
@@ -62,7 +63,7 @@ def show_host(req, segment_id, host_id):
     context = req.context
     context.can(policies.DETAIL)
     host = ha_api.HostAPI().get_host(context, segment_id, host_id)
-    return {'host': views.host(host)}
+    return {'host': views.host(host, req.api_version)}
 
 
 @wsgi.expected_errors(NOT_FOUND, WRITE_ERRORS, IN_USE,
@@ -74,7 +75,7 @@ def update_host(req, segment_id, host_id, body):
     context.can(policies.UPDATE)
     host = ha_api.HostAPI().update_host(context, segment_id, host_id,
                                         body['host'])
-    return {'host': views.host(host)}
+    return {'host': views.host(host, req.api_version)}
 
 
 @wsgi.response(HTTPStatus.NO_CONTENT)

@@ -55,8 +55,9 @@ def list_notifications(req):
     sort_keys, sort_dirs = common.sort_params(req)
     notifications = ha_api.NotificationAPI().get_all(
         context, filters, sort_keys, sort_dirs, limit, marker)
-    return {'notifications': [views.notification(notification)
-                              for notification in notifications]}
+    return {'notifications': [
+        views.notification(notification, req.api_version)
+        for notification in notifications]}
 
 
 @wsgi.response(HTTPStatus.ACCEPTED)
@@ -73,7 +74,8 @@ def create_notification(req, body):
                         data['payload'])
     notification = ha_api.NotificationAPI().create_notification(context,
                                                                 data)
-    return {'notification': views.notification(notification)}
+    return {'notification': views.notification(notification,
+                                               req.api_version)}
 
 
 @wsgi.expected_errors({exception.NotificationNotFound: HTTPStatus.NOT_FOUND})
@@ -91,4 +93,5 @@ def show_notification(req, notification_id):
     else:
         notification = notification_api.get_notification(context,
                                                          notification_id)
-    return {'notification': views.notification(notification)}
+    return {'notification': views.notification(notification,
+                                               req.api_version)}

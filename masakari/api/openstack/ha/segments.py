@@ -40,7 +40,8 @@ def list_segments(req):
     sort_keys, sort_dirs = common.sort_params(req)
     segments = ha_api.FailoverSegmentAPI().get_all(
         context, filters, sort_keys, sort_dirs, limit, marker)
-    return {'segments': [views.segment(segment) for segment in segments]}
+    return {'segments': [views.segment(segment, req.api_version)
+                         for segment in segments]}
 
 
 @wsgi.response(HTTPStatus.CREATED)
@@ -53,7 +54,7 @@ def create_segment(req, body):
     context.can(policies.CREATE)
     segment = ha_api.FailoverSegmentAPI().create_segment(context,
                                                          body['segment'])
-    return {'segment': views.segment(segment)}
+    return {'segment': views.segment(segment, req.api_version)}
 
 
 @wsgi.expected_errors(NOT_FOUND)
@@ -62,7 +63,7 @@ def show_segment(req, segment_id):
     context = req.context
     context.can(policies.DETAIL)
     segment = ha_api.FailoverSegmentAPI().get_segment(context, segment_id)
-    return {'segment': views.segment(segment)}
+    return {'segment': views.segment(segment, req.api_version)}
 
 
 @wsgi.expected_errors(NOT_FOUND, CONFLICT)
@@ -74,7 +75,7 @@ def update_segment(req, segment_id, body):
     context.can(policies.UPDATE)
     segment = ha_api.FailoverSegmentAPI().update_segment(
         context, segment_id, body['segment'])
-    return {'segment': views.segment(segment)}
+    return {'segment': views.segment(segment, req.api_version)}
 
 
 @wsgi.response(HTTPStatus.NO_CONTENT)

@@ -1,15 +1,33 @@
 """Response representations of segments, hosts, notifications and vmoves.
 
-Keys are listed in the order the reference writes them.
+Each view takes the object and the request's microversion. Keys are
+listed in the order the reference writes them; a field that is unset on
+the object is left out, and a field with a minimum microversion is shown
+only from that version on.
 """
+
+import collections
 
 from oslo_utils import timeutils
 
+from masakari.api import microversion
+from masakari.objects import base as objects_base
+
 TIMESTAMP_FORMAT = '%Y-%m-%dT%H:%M:%S.%f'
 PERSISTENCE_FIELDS = ('created_at', 'updated_at', 'deleted_at', 'deleted')
+TIME_FIELDS = frozenset(('created_at', 'updated_at', 'deleted_at',
+                         'generated_time', 'start_time', 'end_time'))
+# Fields shown only from a microversion on.
+MIN_VERSIONS = {
+    # The recovery progress, which only GET /notifications/{id} asks the
+    # engine for.
+    'recovery_workflow_details': microversion.Version('1.1'),
+}
 
 SEGMENT_FIELDS = ('id', 'uuid', 'name', 'service_type', 'enabled',
                   'description', 'recovery_method') + PERSISTENCE_FIELDS
+HOST_FIELDS = ('type', 'reserved', 'control_attributes',
+               'on_maintenance') + PERSISTENCE_FIELDS
 NOTIFICATION_FIELDS = ('id', 'notification_uuid', 'generated_time',
                        'source_host_uuid', 'type', 'payload', 'status',
                        'recovery_workflow_details', 'failover_segment_uuid',
@@ -19,45 +37,74 @@ VMOVE_FIELDS = ('id', 'uuid', 'notification_uuid', 'instance_uuid',
                 'end_time', 'type', 'status', 'message') + PERSISTENCE_FIELDS
 PROGRESS_FIELDS = ('name', 'progress', 'progress_details', 'state')
 
-
-def _value(value):
-    if hasattr(value, 'strftime'):
-        if value.tzinfo is not None:
-            value = timeutils.normalize_time(value)
-        return value.strftime(TIMESTAMP_FORMAT)
-    return value
+_UNSET = object()
+# One key of a view: where the object holds it, how it is written, and the
+# first microversion showing it (None: all).
+_Key = collections.namedtuple('_Key', 'name attribute render min_version')
 
 
-def _fields(obj, names):
-    return {name: _value(obj[name]) for name in names
-            if obj.obj_attr_is_set(name)}
+def _timestamp(value):
+    if value is None:
+        return None
+    # NOTE: a UTC time (every loaded one) prints its digits as they are.
+    if value.utcoffset():
+        value = timeutils.normalize_time(value)
+    return value.strftime(TIMESTAMP_FORMAT)
 
 
-def segment(obj):
-    """A FailoverSegment as the API shows it."""
-    return _fields(obj, SEGMENT_FIELDS)
+def _keys(names, render=None):
+    """The _Keys of ``names``, worked out once per view rather than per
+    object.
+    """
+    render = render or {}
+    return tuple(_Key(name, objects_base.field_attribute(name),
+                      render.get(name, _timestamp if name in TIME_FIELDS
+                                 else None),
+                      MIN_VERSIONS.get(name))
+                 for name in names)
 
 
-def host(obj):
+def _render(obj, keys, version, view=None):
+    view = {} if view is None else view
+    for name, attribute, render, min_version in keys:
+        if min_version is not None and version < min_version:
+            continue
+        value = getattr(obj, attribute, _UNSET)
+        if value is _UNSET:
+            continue
+        view[name] = value if render is None else render(value)
+    return view
+
+
+_SEGMENT = _keys(SEGMENT_FIELDS)
+_HOST_HEAD = _keys(('id', 'uuid', 'name'))
+_HOST_TAIL = _keys(HOST_FIELDS)
+_PROGRESS = _keys(PROGRESS_FIELDS)
+_NOTIFICATION = _keys(NOTIFICATION_FIELDS, render={
+    'recovery_workflow_details': lambda steps: [
+        _render(step, _PROGRESS, microversion.MAX_VERSION)
+        for step in steps]})
+_VMOVE = _keys(VMOVE_FIELDS)
+
+
+def segment(obj, version):
+    """A FailoverSegment as the API shows it at ``version``."""
+    return _render(obj, _SEGMENT, version)
+
+
+def host(obj, version):
     """A Host with its segment embedded, as the API shows it."""
-    view = _fields(obj, ('id', 'uuid', 'name'))
+    view = _render(obj, _HOST_HEAD, version)
     view['failover_segment_id'] = obj.failover_segment.uuid
-    view['failover_segment'] = segment(obj.failover_segment)
-    view.update(_fields(obj, ('type', 'reserved', 'control_attributes',
-                              'on_maintenance') + PERSISTENCE_FIELDS))
-    return view
+    view['failover_segment'] = segment(obj.failover_segment, version)
+    return _render(obj, _HOST_TAIL, version, view)
 
 
-def notification(obj):
-    """A Notification; ``recovery_workflow_details`` only when loaded."""
-    view = _fields(obj, NOTIFICATION_FIELDS)
-    if 'recovery_workflow_details' in view:
-        view['recovery_workflow_details'] = [
-            _fields(step, PROGRESS_FIELDS)
-            for step in obj.recovery_workflow_details]
-    return view
+def notification(obj, version):
+    """A Notification; ``recovery_workflow_details`` from 1.1, when set."""
+    return _render(obj, _NOTIFICATION, version)
 
 
-def vmove(obj):
+def vmove(obj, version):
     """A VMove as the API shows it."""
-    return _fields(obj, VMOVE_FIELDS)
+    return _render(obj, _VMOVE, version)

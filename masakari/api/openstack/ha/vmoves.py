@@ -39,7 +39,8 @@ def list_vmoves(req, notification_id):
     sort_keys, sort_dirs = common.sort_params(req)
     vmoves = ha_api.VMoveAPI().get_all(context, notification_id, filters,
                                        sort_keys, sort_dirs, limit, marker)
-    return {'vmoves': [views.vmove(vmove) for vmove in vmoves]}
+    return {'vmoves': [views.vmove(vmove, req.api_version)
+                       for vmove in vmoves]}
 
 
 @wsgi.expected_errors(ERRORS)
@@ -50,4 +51,4 @@ def show_vmove(req, notification_id, vmove_id):
     context = req.context
     context.can(policies.DETAIL)
     vmove = ha_api.VMoveAPI().get_vmove(context, notification_id, vmove_id)
-    return {'vmove': views.vmove(vmove)}
+    return {'vmove': views.vmove(vmove, req.api_version)}

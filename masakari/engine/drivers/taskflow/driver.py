@@ -211,7 +211,7 @@ class TaskFlowDriver(driver.NotificationDriver):
         """[DEFAULT]/host of the engine that ran the last run, per its
         logbook record ('' without runs).
         """
-        runs = progress.runs(notification_uuid)
+        runs = progress.recorded_runs(notification_uuid)
         return (runs[-1].meta or {}).get(base.META_ENGINE_HOST) if runs else ''
 
     def get_notification_recovery_workflow_details(self, context,

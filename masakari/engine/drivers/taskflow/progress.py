@@ -19,14 +19,28 @@ CONF = masakari.conf.CONF
 
 
 def runs(notification_uuid):
-    """The flow details of a notification's logbook, oldest first."""
+    """The flow details of a notification's logbook, oldest first, in
+    full (atom results included).
+    """
     return persistence.runs(CONF.taskflow.connection, notification_uuid,
                             base.META_STARTED_AT)
 
 
+def recorded_runs(notification_uuid):
+    """The runs of a notification's logbook, oldest first, as one query
+    reads them: each run's ``meta`` and its atoms' name, meta and state.
+    """
+    # NOTE: the database returns them in no set order; runs of a
+    # reference engine have no start time and keep that order.
+    return sorted(persistence.recorded_runs(CONF.taskflow.connection,
+                                            notification_uuid),
+                  key=lambda run: (run.meta or {}).get(
+                      base.META_STARTED_AT, ''))
+
+
 def last_run_engine_host(notification_uuid):
     """[DEFAULT]/host of the engine that started the last run (or None)."""
-    recorded = runs(notification_uuid)
+    recorded = recorded_runs(notification_uuid)
     if not recorded:
         return None
     return (recorded[-1].meta or {}).get(base.META_ENGINE_HOST)
@@ -87,7 +101,7 @@ def workflow_details(notification_uuid, task_list_of):
         in the task list) are left out.
     """
     details = []
-    for run in runs(notification_uuid):
+    for run in recorded_runs(notification_uuid):
         atoms = {atom.name: atom for atom in run}
         for name in atom_names(task_list_of(atoms)):
             progress = _progress_of(atoms.get(name))

@@ -1,0 +1,61 @@
+"""The logbook read-back: what one query gives is what taskflow's own
+reader gives.
+"""
+
+import contextlib
+
+from taskflow.persistence import models
+import testtools
+
+from masakari.engine.drivers.taskflow import persistence
+
+NOTIFICATION_UUID = '7882ccb9-ebb1-43b3-848b-f2333ae4b79c'
+
+
+class RecordedRunsTestCase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.url = 'sqlite://'
+        persistence.upgrade(self.url)
+        self.addCleanup(persistence.reset)
+        self.backend = persistence.get_backend(self.url)
+
+    def save(self, book):
+        with contextlib.closing(self.backend.get_connection()) as connection:
+            connection.save_logbook(book)
+
+    def runs(self):
+        return sorted(
+            ((run.meta, sorted((atom.name, atom.meta, atom.state)
+                               for atom in run))
+             for run in persistence.recorded_runs(self.url,
+                                                  NOTIFICATION_UUID)),
+            key=repr)
+
+    def test_as_taskflow_reads_them(self):
+        book = models.LogBook(NOTIFICATION_UUID, uuid=NOTIFICATION_UUID)
+        for number, atom_names in ((1, ('a', 'b')), (2, ('c',)), (3, ())):
+            flow = models.FlowDetail('run-%d' % number,
+                                     uuid='flow-%d' % number)
+            flow.meta = {'started_at': str(number)}
+            for name in atom_names:
+                atom = models.TaskDetail(name, uuid='%s-%d' % (name, number))
+                atom.meta = {'progress': 1.0}
+                atom.state = 'SUCCESS'
+                flow.add(atom)
+            book.add(flow)
+        self.save(book)
+        self.save(models.LogBook('other', uuid='other-book'))
+
+        with contextlib.closing(self.backend.get_connection()) as connection:
+            expected = sorted(
+                ((run.meta, sorted((atom.name, atom.meta, atom.state)
+                                   for atom in run))
+                 for run in connection.get_logbook(NOTIFICATION_UUID)),
+                key=repr)
+        self.assertEqual(3, len(expected))
+        self.assertEqual(expected, self.runs())
+
+    def test_no_logbook(self):
+        self.assertEqual([], self.runs())
