@@ -1,1 +1,1 @@
-"""Alembic revision scripts, one per schema change (alembic skips this file)."""
+"""Alembic revision scripts, one per schema change (alembic skips this)."""
