@@ -191,3 +191,7 @@ def main():
         sys.exit(1)
     launcher.launch_service(server, workers=server.workers)
     launcher.wait()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

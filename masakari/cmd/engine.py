@@ -35,3 +35,7 @@ def main():
     server = service.Service.create(binary=notifications.ENGINE_BINARY)
     launcher = oslo_service.launch(CONF, server, restart_method='mutate')
     return launcher.wait()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -171,3 +171,7 @@ def main():
 
     db_api.configure(CONF)
     sys.exit(DB_ACTIONS[CONF.category.action]())
+
+
+if __name__ == '__main__':
+    sys.exit(main())
