@@ -243,26 +243,29 @@ class TestCommand(testtools.TestCase):
         self.assertEqual(2, status)
         self.assertIn('no bundled topology of that name', error)
 
-    def test_api_port_taken(self):
+    def _main_with_port_taken(self, *argv):
+        """(port, status, stderr) of main(argv), %d in argv being a busy
+        port.
+        """
         self.useFixture(conf_fixture.ConfFixture(CONF))
         with socket.socket() as busy:
             busy.bind(('127.0.0.1', 0))
             busy.listen()
             port = busy.getsockname()[1]
-            status, error = self._main('--port', str(port))
+            status, error = self._main(*[arg.replace('%d', str(port))
+                                         for arg in argv])
+        return port, status, error
+
+    def test_api_port_taken(self):
+        port, status, error = self._main_with_port_taken('--port', '%d')
         self.assertEqual(2, status)
         self.assertIn('API port %d on 127.0.0.1 is already in use; choose '
                       'another with --port (0: a free port)' % port, error)
         self.assertFalse(rpc.initialized())
 
     def test_simulator_port_taken(self):
-        self.useFixture(conf_fixture.ConfFixture(CONF))
-        with socket.socket() as busy:
-            busy.bind(('127.0.0.1', 0))
-            busy.listen()
-            port = busy.getsockname()[1]
-            status, error = self._main('--port', '0', '--simulator-port',
-                                       str(port))
+        port, status, error = self._main_with_port_taken(
+            '--port', '0', '--simulator-port', '%d')
         self.assertEqual(2, status)
         self.assertIn('simulator port %d on 127.0.0.1 is already in use; '
                       'choose another with --simulator-port' % port, error)
