@@ -131,7 +131,9 @@ def main(argv=None):
     except (OSError, ValueError, KeyError) as error:
         print('masakari-aio: %s' % error, file=sys.stderr)
         return 2
-    kept = not aio.state_removed_at_stop
+    # NOTE: a --state-dir is the caller's own; say where a kept temporary
+    # one is.
+    kept = args.keep and not args.state_dir
     try:
         for line in _banner(aio, serve=not args.demo):
             _say(line)

@@ -55,15 +55,17 @@ class ServerTestCase(testtools.TestCase):
 
 class TestStandaloneServer(ServerTestCase):
 
-    def _get(self, path, attempts=100):
-        for _attempt in range(attempts):
+    def _get(self, path, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen('http://127.0.0.1:%d%s' % (
                         self.port, path), timeout=5) as response:
                     return response.status, response.read()
             except OSError:
                 time.sleep(0.1)
-        self.fail('masakari-api did not answer on port %d' % self.port)
+        self.fail('masakari-api did not answer on port %d within %ss'
+                  % (self.port, timeout))
 
     def test_serves_and_stops_on_sigterm(self):
         process = subprocess.Popen(
