@@ -1,7 +1,9 @@
 """Version strings of Masakari.
 
-The version is the pbr version of the ``masakari`` distribution (from git
-tags at build time). An optional ``release`` file, found like a config file,
+The version is the pbr version of the ``masakari`` distribution: setup.cfg's
+``version`` with, between releases, a ``.devN`` suffix counted from git
+(``PBR_VERSION`` overrides it where there is no git, e.g. a ``git archive``
+tarball). An optional ``release`` file, found like a config file,
 may name the vendor, product and package (section ``[Masakari]``); the
 package string is appended to the version in the engine's start-up log.
 """
@@ -15,7 +17,9 @@ VENDOR = 'OpenStack Foundation'
 PRODUCT = 'OpenStack Masakari'
 
 version_info = pbr_version.VersionInfo('masakari')
-version_string = version_info.version_string
+# NOTE: the full string (23.0.0.dev12), not pbr's brief one (23.0.0), so
+# that a development build never claims to be the release.
+version_string = version_info.release_string
 
 
 def _load_release():

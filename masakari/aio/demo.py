@@ -78,6 +78,10 @@ def _failed_host(state, hosts):
     return max(sorted(load), key=load.get)
 
 
+def _stopped_note(server, note):
+    return note if server['vm_state'] == 'stopped' else ''
+
+
 def set_up(client, recovery_method, say, crash=False):
     """Create the segment and its hosts; fail a host in the simulator.
 
@@ -103,7 +107,8 @@ def set_up(client, recovery_method, say, crash=False):
                        'reserved': not enabled}})
         say('added host %s%s' % (name, '' if enabled else ' (reserved)'))
     failed = _failed_host(state, hosts)
-    servers = [s['name'] for s in state['servers'] if s['host'] == failed]
+    servers = [s['name'] + _stopped_note(s, ' (stopped)')
+               for s in state['servers'] if s['host'] == failed]
     if crash:
         client.control('PUT', '/machines/%s' % failed, body={'alive': False})
         say('host %s crashed with %d instance(s): %s (powered on; Nova '
@@ -131,12 +136,22 @@ def post_host_down(client, host_name, say):
 
 
 class Progress:
-    """What was already printed of a notification's recovery."""
+    """What was already printed of a notification's recovery.
 
-    def __init__(self):
+    :param names: instance uuid -> name; the tasks' messages name
+        instances by uuid, the lines printed by name, as the vmoves do.
+    """
+
+    def __init__(self, names=None):
         self.status = None
         self.messages = set()
         self.vmoves = {}
+        self.names = names or {}
+
+    def _named(self, message):
+        for uuid, name in self.names.items():
+            message = message.replace(uuid, name)
+        return message
 
     def news(self, notification, vmoves):
         """The lines describing what changed since the last call."""
@@ -151,7 +166,7 @@ class Progress:
                 if key not in self.messages:
                     self.messages.add(key)
                     lines.append('  [%s] %s (%s)' % (
-                        task['name'], detail.get('message'),
+                        task['name'], self._named(detail.get('message') or ''),
                         detail.get('progress')))
         for vmove in vmoves:
             seen = (vmove['status'], vmove['dest_host'])
@@ -164,13 +179,15 @@ class Progress:
         return lines
 
 
-def follow(client, notification_uuid, say, timeout=300, interval=0.5):
+def follow(client, notification_uuid, say, timeout=300, interval=0.5,
+           names=None):
     """Print the recovery's progress until the notification ends.
 
+    :param names: instance uuid -> name, see Progress.
     :returns: the final status.
     :raises: DemoError after ``timeout`` seconds.
     """
-    progress = Progress()
+    progress = Progress(names)
     path = '/notifications/%s' % notification_uuid
     deadline = time.monotonic() + timeout
     while True:
@@ -195,13 +212,19 @@ def run(api_url, control_url, recovery_method='auto', say=print,
     :param crash: crash the host rather than mark it down (see set_up).
     """
     client = Client(api_url, control_url)
+    before = {server['id']: server
+              for server in client.control('GET', '/state')['servers']}
     failed = set_up(client, recovery_method, say, crash=crash)
     notification_uuid = post_host_down(client, failed, say)
-    status = follow(client, notification_uuid, say, timeout=timeout)
+    status = follow(client, notification_uuid, say, timeout=timeout,
+                    names={uuid: s['name'] for uuid, s in before.items()})
     state = client.control('GET', '/state')
     for server in sorted(state['servers'], key=lambda s: s['name']):
-        say('instance %s: %s on %s' % (server['name'], server['vm_state'],
-                                       server['host']))
+        was = before.get(server['id'])
+        note = _stopped_note(was, ' (already stopped before the failure)') \
+            if was and was['host'] == failed else ''
+        say('instance %s: %s on %s%s' % (server['name'], server['vm_state'],
+                                         server['host'], note))
     say('recovery %s' % ('finished' if status == SUCCESS_STATUS
                          else 'ended with status %s' % status))
     return status == SUCCESS_STATUS

@@ -3,6 +3,7 @@
 configuration, the ``fake:/`` transport and SQLite databases.
 """
 
+import errno
 import os
 import shutil
 import tempfile
@@ -35,6 +36,20 @@ APP_NAME = 'masakari_api'
 BMC_POWER_DELAY = 2
 # Seconds a transaction waits for another one's lock on a SQLite file.
 SQLITE_BUSY_TIMEOUT_MS = 30000
+
+
+def _bind(what, option, host, port, start):
+    """``start()``, which binds ``host``:``port``; a port in use becomes an
+    OSError naming the port and the option that changes it.
+    """
+    try:
+        return start()
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise
+        raise OSError(errno.EADDRINUSE, '%s port %d on %s is already in use; '
+                      'choose another with %s (0: a free port)'
+                      % (what, port, host, option)) from error
 
 
 def queue_sqlite_transactions(engine):
@@ -81,7 +96,7 @@ class AllInOne:
 
     :param topology: the simulator's topology (dict).
     :param state_dir: where masakari.conf, the log and the SQLite files go;
-        None: a temporary directory, removed by stop().
+        None: a temporary directory, removed by stop() unless ``keep``.
     :param host: address the API and the simulator listen on.
     :param port: the API's port (0: a free one).
     :param simulator_port: the simulator's port (0: a free one).
@@ -92,13 +107,14 @@ class AllInOne:
     :param fencing: start the simulated hosts' BMCs and fence failed
         hosts through their Redfish BMC (needs sushy, sushy-tools and
         pyghmi: the ``test`` extra).
+    :param keep: keep the temporary state directory at stop().
     :param setup_logging: set up oslo.log from the configuration (the
         console script); False leaves the process's logging alone (tests).
     """
 
     def __init__(self, topology, state_dir=None, host='127.0.0.1', port=0,
                  simulator_port=0, wait=profile.DEFAULT_WAIT, config_files=(),
-                 debug=False, setup_logging=True, fencing=False):
+                 debug=False, setup_logging=True, fencing=False, keep=False):
         self.topology = topology
         self.state_dir = state_dir
         self.host = host
@@ -110,6 +126,7 @@ class AllInOne:
         self.setup_logging = setup_logging
         self.fencing = fencing
         self.bmcs = None
+        self.keep = keep
         self.simulator = None
         self.engine = None
         self.api = None
@@ -124,6 +141,11 @@ class AllInOne:
     @property
     def log_file(self):
         return os.path.join(self.state_dir, profile.LOG_FILE)
+
+    @property
+    def state_removed_at_stop(self):
+        """Whether stop() removes the state directory (and the log)."""
+        return self._temporary_state and not self.keep
 
     def start(self):
         """Start everything; on failure stop what was started and raise.
@@ -146,9 +168,13 @@ class AllInOne:
             os.makedirs(self.state_dir, exist_ok=True)
         # NOTE: bind first, so that a port in use fails before anything
         # else is set up.
-        self.api = wsgi_server.WSGIServer(self.host, self.port)
-        self.simulator = simulator_server.Simulator(
-            self.topology, host=self.host, port=self.simulator_port).start()
+        self.api = _bind('API', '--port', self.host, self.port,
+                         lambda: wsgi_server.WSGIServer(self.host, self.port))
+        self.simulator = _bind(
+            'simulator', '--simulator-port', self.host, self.simulator_port,
+            lambda: simulator_server.Simulator(
+                self.topology, host=self.host,
+                port=self.simulator_port).start())
         user = self.topology.get('users',
                                  simulator_topology.DEFAULT_USERS)[0]
         self.config_file = profile.write(
@@ -213,6 +239,6 @@ class AllInOne:
         if self._restore_db is not None:
             self._restore_db()
             self._restore_db = None
-        if self._temporary_state:
+        if self.state_removed_at_stop:
             shutil.rmtree(self.state_dir, ignore_errors=True)
-            self._temporary_state = False
+        self._temporary_state = False

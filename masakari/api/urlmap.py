@@ -9,6 +9,7 @@ the path itself selected no versioned app.
 from oslo_log import log as logging
 from paste import urlmap
 from webob import acceptparse
+import webob.exc
 
 from masakari.api.openstack import wsgi
 
@@ -76,6 +77,11 @@ class URLMap(urlmap.URLMap):
         return acceptable[0][0] if acceptable else None
 
     def __call__(self, environ, start_response):
+        if environ.get('PATH_INFO', '')[:1] not in ('', '/'):
+            # NOTE: a request target that is not an absolute path (``*``,
+            # ``v1/segments``) names no resource: 400, not the 500 of
+            # paste's URL normalisation.
+            return webob.exc.HTTPBadRequest()(environ, start_response)
         host = environ.get('HTTP_HOST', environ.get('SERVER_NAME')).lower()
         if ':' in host:
             host, port = host.split(':', 1)

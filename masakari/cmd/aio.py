@@ -61,6 +61,9 @@ def _parser():
                         help='keep masakari.conf, masakari.log and the '
                              'SQLite databases here (default: a temporary '
                              'directory removed at exit)')
+    parser.add_argument('--keep', action='store_true',
+                        help='keep the temporary state directory (and its '
+                             'masakari.log) at exit, and say where it is')
     parser.add_argument('--host', default='127.0.0.1',
                         help='address of the API and the simulator '
                              '(default: %(default)s)')
@@ -83,15 +86,27 @@ def _parser():
     return parser
 
 
-def _banner(aio):
-    return [
-        'masakari-aio: API listening on %s (noauth2: send '
-        '"X-Auth-Token: admin:admin")' % aio.api_url,
+def _banner(aio, serve):
+    if aio.state_removed_at_stop:
+        log = '%s (removed at exit; --keep keeps it)' % aio.log_file
+    else:
+        log = aio.log_file
+    lines = [
+        'masakari-aio: API listening on %s (noauth2: no token needed, '
+        'every caller is an administrator)' % aio.api_url,
         'masakari-aio: simulated cloud on %s (control API: %s)' % (
             aio.simulator.url, aio.simulator.control_url),
-        'masakari-aio: configuration %s, log %s' % (
-            aio.config_file, aio.log_file),
+        'masakari-aio: configuration %s, log %s' % (aio.config_file, log),
     ]
+    if serve:
+        lines += [
+            'masakari-aio: openstack CLI: export OS_AUTH_TYPE=none '
+            'OS_ENDPOINT=%s/v1; openstack segment list' % aio.api_url,
+            "masakari-aio: openstacksdk: openstack.connect(auth_type='none', "
+            "auth={'endpoint': '%s/v1'})" % aio.api_url,
+            'masakari-aio: Ctrl-C stops',
+        ]
+    return lines
 
 
 def _say(line):
@@ -123,13 +138,16 @@ def main(argv=None):
             description, state_dir=args.state_dir, host=args.host, port=port,
             simulator_port=args.simulator_port, wait=args.wait,
             config_files=args.config_file, debug=args.debug,
-            fencing=args.fencing).start()
+            fencing=args.fencing, keep=args.keep).start()
     except (OSError, ValueError, KeyError, RuntimeError,
             ImportError) as error:
         print('masakari-aio: %s' % error, file=sys.stderr)
         return 2
+    # NOTE: a --state-dir is the caller's own; say where a kept temporary
+    # one is.
+    kept = args.keep and not args.state_dir
     try:
-        for line in _banner(aio):
+        for line in _banner(aio, serve=not args.demo):
             _say(line)
         if not args.demo:
             _serve_until_stopped()
@@ -144,7 +162,11 @@ def main(argv=None):
             return 1
         return 0 if recovered else 1
     finally:
+        state_dir, log_file = aio.state_dir, aio.log_file
         aio.stop()
+        if kept:
+            _say('masakari-aio: state kept in %s (log %s)'
+                 % (state_dir, log_file))
 
 
 if __name__ == '__main__':

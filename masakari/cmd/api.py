@@ -153,6 +153,9 @@ class WSGIService(service.ServiceBase):
             custom_pool=self._pool,
             log=logging.getLogger('masakari.%s.wsgi.server' % self.name),
             log_format=CONF.wsgi.wsgi_log_format,
+            # NOTE: eventlet's default (debug=True) answers an exception
+            # that escapes the application with its traceback.
+            debug=False,
             keepalive=CONF.wsgi.keep_alive,
             socket_timeout=CONF.wsgi.client_socket_timeout or None)
 
@@ -204,3 +207,7 @@ def main():
         metrics_server.serve(CONF.metrics.listen_address,
                              CONF.metrics.api_listen_port)
     launcher.wait()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

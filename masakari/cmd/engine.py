@@ -44,3 +44,7 @@ def main():
             collectors=[engine_metrics.OldestNotificationCollector()])
     launcher = oslo_service.launch(CONF, server, restart_method='mutate')
     return launcher.wait()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -220,3 +220,7 @@ def main():
 
     db_api.configure(CONF)
     sys.exit(ACTIONS[CONF.category.name][CONF.category.action]())
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -28,3 +28,7 @@ def main():
     """The masakari-status console script."""
     return upgradecheck.main(CONF, project='masakari',
                              upgrade_command=Checks(), argv=sys.argv[1:])
+
+
+if __name__ == '__main__':
+    sys.exit(main())

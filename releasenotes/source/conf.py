@@ -1,5 +1,10 @@
 """Sphinx configuration of the release notes (reno)."""
 
+import configparser
+import os
+
+from docutils import nodes
+
 extensions = ['reno.sphinxext']
 
 # NOTE: same theme as the documentation when available, else a stock one.
@@ -26,3 +31,22 @@ exclude_patterns = []
 pygments_style = 'native'
 html_static_path = ['_static']
 templates_path = ['_templates']
+
+# NOTE: reno names the notes of a repository without release tags "0.0.0"
+# (the :unreleased-version-title: option only applies after a first tag);
+# until then they are the unreleased series that setup.cfg's version names.
+UNTAGGED_VERSION = '0.0.0'
+_SETUP = configparser.ConfigParser()
+_SETUP.read(os.path.join(os.path.dirname(__file__), '..', '..', 'setup.cfg'))
+UNRELEASED_TITLE = '%s (unreleased)' % _SETUP['metadata']['version']
+
+
+def _retitle_untagged(app, doctree):
+    for title in doctree.findall(nodes.title):
+        if title.astext() == UNTAGGED_VERSION:
+            title.children = [nodes.Text(UNRELEASED_TITLE)]
+
+
+def setup(app):
+    # Before the table of contents is collected from the titles.
+    app.connect('doctree-read', _retitle_untagged, priority=100)

@@ -7,6 +7,7 @@ serves until SIGTERM.
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -49,12 +50,18 @@ class TestAllInOne(testtools.TestCase):
         return result
 
     def test_demo_recovers_a_host(self):
-        result = self._demo('--wait', '1')
+        result = self._demo('--wait', '1', '--keep')
         self.assertEqual(0, result.returncode)
         lines = result.stdout.splitlines()
         self.assertRegex(lines[0], API_BANNER)
-        self.assertIn('host compute-1 is down with 4 instance(s): db, '
-                      'scratch, web-1, web-2', lines)
+        self.assertIn('host compute-1 is down with 4 instance(s): db '
+                      '(stopped), scratch, web-1, web-2', lines)
+        # The tasks' messages name instances as the vmove lines do.
+        self.assertIn("  [EvacuateInstancesTask] Evacuation of instance "
+                      "started: 'db' (0.5)", lines)
+        self.assertTrue(any(re.match(
+            r'instance db: stopped on compute-[23] \(already stopped '
+            r'before the failure\)$', line) for line in lines), lines)
         self.assertIn('status: finished', lines)
         self.assertIn('  [EvacuateInstancesTask] Evacuation process '
                       'completed! (1.0)', lines)
@@ -62,7 +69,15 @@ class TestAllInOne(testtools.TestCase):
                  if re.match(r'  vmove \S+: succeeded \(compute-1 -> '
                              r'compute-[23]\)$', line)]
         self.assertEqual(4, len(moved), moved)
-        self.assertEqual('recovery finished', lines[-1])
+        self.assertEqual('recovery finished', lines[-2])
+        # --keep: the temporary state directory and its log stay.
+        kept = re.match(r'masakari-aio: state kept in (\S+) \(log (\S+)\)$',
+                        lines[-1])
+        self.assertIsNotNone(kept, lines[-1])
+        self.addCleanup(shutil.rmtree, kept.group(1), True)
+        self.assertEqual(os.path.join(kept.group(1), 'masakari.log'),
+                         kept.group(2))
+        self.assertTrue(os.path.isfile(kept.group(2)))
         self.assertEqual('', result.stderr)
 
     def test_fencing_demo_fences_forces_down_and_evacuates_at_once(self):
@@ -112,9 +127,8 @@ class TestAllInOne(testtools.TestCase):
         match = API_BANNER.search(process.stdout.readline())
         self.assertIsNotNone(match)
         api_url = match.group(1)
-        segments = requests.get(api_url + '/v1/segments',
-                                headers={'X-Auth-Token': 'admin:admin'},
-                                timeout=30)
+        # noauth2: no token needed.
+        segments = requests.get(api_url + '/v1/segments', timeout=30)
         self.assertEqual({'segments': []}, segments.json())
         started = time.monotonic()
         process.send_signal(signal.SIGTERM)

@@ -6,6 +6,7 @@ serialises them, so exactly one is accepted.
 import threading
 import time
 
+import redis
 from tooz import coordination
 
 from tests.e2e import base
@@ -27,10 +28,42 @@ class TestTwoAPIsOnRedis(base.E2ETestCase):
             processes.redis_url(), ('e2e-%s' % self.run_id).encode())
         member.start()
         self.addCleanup(member.stop)
-        lock = member.get_lock(
-            ('masakari-create_host_notification-%s' % host).encode())
+        lock = member.get_lock(self._lock_name(host).encode())
         self.assertTrue(lock.acquire(blocking=False))
         return lock
+
+    @staticmethod
+    def _lock_name(host):
+        return 'masakari-create_host_notification-%s' % host
+
+    def _monitor(self):
+        """Redis MONITOR on its own connection, reads bounded by 1 s."""
+        client = redis.Redis.from_url(processes.redis_url(),
+                                      socket_timeout=1)
+        self.addCleanup(client.close)
+        monitor = client.monitor()
+        monitor.__enter__()
+        self.addCleanup(monitor.__exit__, None, None, None)
+        return monitor
+
+    def _wait_for_lock_attempts(self, monitor, host, clients, timeout=30):
+        """Until ``clients`` Redis connections tried to take the lock of
+        ``host`` (its SET ... NX, which a blocked caller repeats).
+        """
+        seen = set()
+        deadline = time.monotonic() + timeout
+        while len(seen) < clients:
+            self.assertLess(time.monotonic(), deadline,
+                            'lock attempts seen: %s' % sorted(seen))
+            try:
+                command = monitor.next_command()
+            except redis.TimeoutError:
+                continue
+            words = command['command'].split()
+            if (words[:1] == ['SET'] and 'NX' in words and
+                    self._lock_name(host) in command['command']):
+                seen.add((command['client_address'],
+                          command['client_port']))
 
     def test_one_of_two_concurrent_notifications_is_accepted(self):
         # NOTE: a host name of its own: the lock lives in a shared Redis.
@@ -41,6 +74,7 @@ class TestTwoAPIsOnRedis(base.E2ETestCase):
         created = self.api.create_host(segment['uuid'], host)
 
         lock = self._hold_lock(host)
+        monitor = self._monitor()
         when = base.generated_time()
         answers = {}
 
@@ -52,7 +86,8 @@ class TestTwoAPIsOnRedis(base.E2ETestCase):
         for thread in threads:
             thread.start()
         # Both APIs wait for the lock held here.
-        time.sleep(1)
+        self._wait_for_lock_attempts(monitor, host,
+                                     len(self.deployment.api_urls))
         self.assertEqual({}, answers)
         lock.release()
         for thread in threads:

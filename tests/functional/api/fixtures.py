@@ -2,11 +2,14 @@
 
 ``for_backend(name)`` gives the fixture classes YAML files name (APIFixture,
 KeystoneFixture) bound to one database backend; ``application`` is the
-intercept gabbi calls into, forwarding to the app of the running fixture.
+intercept gabbi calls into, forwarding to the app of the running fixture;
+``build_tests`` makes the contract suite of gabbits/ on one backend.
 """
 
+import os
 import types
 
+from gabbi import driver
 from gabbi import fixture
 
 from tests.fixtures import api as api_fixture
@@ -49,3 +52,17 @@ def for_backend(backend):
                         dict(attributes, auth_strategy='noauth2')),
         KeystoneFixture=type('KeystoneFixture', (_Fixture,),
                              dict(attributes, auth_strategy='keystone')))
+
+
+GABBITS = os.path.join(os.path.dirname(__file__), 'gabbits')
+
+
+def build_tests(loader, backend, module_name):
+    """The suite of the YAML files of gabbits/ on ``backend``; test ids are
+    ``<module_name>.<backend>.<file>_<test>``, so .stestr.conf's
+    group_regex keeps each file on one worker.
+    """
+    return driver.build_tests(
+        GABBITS, loader, intercept=application,
+        fixture_module=for_backend(backend),
+        test_loader_name='%s.%s' % (module_name, backend))

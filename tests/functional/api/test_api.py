@@ -1,25 +1,12 @@
-"""Load the gabbi YAML files of gabbits/ once per database backend.
-
-SQLite (in memory) and MariaDB (a throwaway database) run the same files;
-test ids are ``tests.functional.api.test_api.<backend>.<file>_<test>``, so
-.stestr.conf's group_regex keeps each file on one worker.
+"""The REST API contract suite (the gabbi YAML files of gabbits/) on
+MariaDB, a throwaway database; the unit run has the same files on SQLite
+(tests/unit/api/test_contract.py).
 """
-
-import os
-
-from gabbi import driver
 
 from tests.functional.api import fixtures
 
-GABBITS = os.path.join(os.path.dirname(__file__), 'gabbits')
-BACKENDS = ('sqlite', 'mysql')
-
 
 def load_tests(loader, tests, pattern):
-    """Build one suite per backend from the YAML files."""
-    for backend in BACKENDS:
-        tests.addTests(driver.build_tests(
-            GABBITS, loader, intercept=fixtures.application,
-            fixture_module=fixtures.for_backend(backend),
-            test_loader_name='%s.%s' % (__name__, backend)))
+    """Build the suite from the YAML files."""
+    tests.addTests(fixtures.build_tests(loader, 'mysql', __name__))
     return tests

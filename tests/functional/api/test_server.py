@@ -14,6 +14,7 @@ import fixtures
 import testtools
 
 from tests.fixtures import api as api_fixture
+from tests.fixtures import processes
 
 CONFIG = textwrap.dedent("""\
     [DEFAULT]
@@ -54,15 +55,17 @@ class ServerTestCase(testtools.TestCase):
 
 class TestStandaloneServer(ServerTestCase):
 
-    def _get(self, path, attempts=100):
-        for _attempt in range(attempts):
+    def _get(self, path, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen('http://127.0.0.1:%d%s' % (
                         self.port, path), timeout=5) as response:
                     return response.status, response.read()
             except OSError:
                 time.sleep(0.1)
-        self.fail('masakari-api did not answer on port %d' % self.port)
+        self.fail('masakari-api did not answer on port %d within %ss'
+                  % (self.port, timeout))
 
     def test_serves_and_stops_on_sigterm(self):
         process = subprocess.Popen(
@@ -80,6 +83,34 @@ class TestStandaloneServer(ServerTestCase):
         output = process.stdout.read().decode()
         self.assertIn('masakari_api listening on 127.0.0.1:%d' % self.port,
                       output)
+
+    def _raw(self, request_line):
+        """The whole answer to ``request_line`` sent over a raw socket."""
+        with socket.create_connection(('127.0.0.1', self.port),
+                                      timeout=30) as sock:
+            sock.sendall(request_line.encode() +
+                         b'\r\nHost: x\r\nConnection: close\r\n\r\n')
+            answer = b''
+            while chunk := sock.recv(65536):
+                answer += chunk
+        return answer.decode(errors='replace')
+
+    def test_malformed_request_lines_answer_400(self):
+        process = subprocess.Popen(
+            [processes.executable('masakari-api'),
+             '--config-file', self.write_config()],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(process.kill)
+        self.assertEqual(200, self._get('/')[0])
+        for request_line in ('GET * HTTP/1.1', 'GET v1/segments HTTP/1.1',
+                             'OPTIONS * HTTP/1.1'):
+            answer = self._raw(request_line)
+            self.assertTrue(answer.startswith('HTTP/1.1 400 '),
+                            '%s: %s' % (request_line, answer))
+            self.assertNotIn('Traceback', answer)
+            self.assertNotIn(os.path.dirname(processes.BIN_DIR), answer)
+        self.assertTrue(self._raw('GET /v1 HTTP/1.1').startswith(
+            'HTTP/1.1 200 '))
 
     def test_negative_workers_fail_start_up(self):
         process = subprocess.run(

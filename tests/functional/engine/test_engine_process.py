@@ -20,6 +20,7 @@ from masakari import objects
 from masakari.objects import fields
 from tests.fixtures import database
 from tests.fixtures import nova as nova_fixture
+from tests.fixtures import processes
 from tests.functional.rpc import base as rpc_base
 from tests.unit.engine import recovery_base
 
@@ -29,9 +30,9 @@ ENGINE = [sys.executable, '-c',
           'sys.exit(engine.main())']
 
 
-def _start(config_path):
+def _start(config_path, output=subprocess.PIPE):
     process = subprocess.Popen(ENGINE + ['--config-file', config_path],
-                               stdout=subprocess.PIPE,
+                               stdout=output,
                                stderr=subprocess.STDOUT)
     return process
 
@@ -48,7 +49,7 @@ class StartUpTestCase(testtools.TestCase):
         super().setUp()
         self.directory = self.useFixture(fixtures.TempDir()).path
 
-    def run_engine(self, **options):
+    def run_engine(self, output=subprocess.PIPE, **options):
         lines = {'DEFAULT': {'transport_url': 'fake:/',
                              'periodic_fuzzy_delay': '0'},
                  'database': {'connection': 'sqlite://'},
@@ -65,7 +66,7 @@ class StartUpTestCase(testtools.TestCase):
                 config.write('[%s]\n' % group)
                 config.writelines('%s = %s\n' % item
                                   for item in values.items())
-        process = _start(path)
+        process = _start(path, output)
         self.addCleanup(process.kill)
         return process
 
@@ -89,13 +90,17 @@ class StartUpTestCase(testtools.TestCase):
         self.assertIn('Temporary directory is invalid', output)
 
     def test_sigterm_stops_it(self):
-        process = self.run_engine()
-        time.sleep(3)
+        path = os.path.join(self.directory, 'engine.log')
+        with open(path, 'wb') as log:
+            process = self.run_engine(log)
+        # NOTE: the launcher installs its signal handlers before it starts
+        # the service, which logs this line first.
+        processes.wait_until(
+            processes.file_contains(path, 'Starting ha_engine'), 60,
+            'the engine\'s start')
         self.assertIsNone(process.poll())
         process.send_signal(signal.SIGTERM)
-        code, output = _finish(process)
-        self.assertEqual(0, code, output)
-        self.assertIn('Starting ha_engine', output)
+        self.assertEqual(0, process.wait(60))
 
 
 ENGINE_CONFIG = textwrap.dedent("""\

@@ -27,7 +27,10 @@ from tests.functional.hosting import test_systemd_units as units
 class TestServiceLifecycle(testtools.TestCase):
 
     def _start(self, name, config):
-        """The unit's ExecStart with NOTIFY_SOCKET; returns (process, sock)."""
+        """The unit's ExecStart with NOTIFY_SOCKET.
+
+        :returns: (process, notify socket, TimeoutStopSec, output path)
+        """
         service = units.read_unit(units.UNITS[name])['Service']
         argv = [arg.replace(units.INSTALLED_BIN, processes.BIN_DIR + '/')
                    .replace('/etc/masakari/masakari.conf', config.conf_file)
@@ -47,7 +50,7 @@ class TestServiceLifecycle(testtools.TestCase):
         self.addCleanup(lambda: self.addDetail('output', content.
                         content_from_file(output, buffer_now=True)))
         self.addCleanup(self._kill, process)
-        return process, sock, int(service['TimeoutStopSec'])
+        return process, sock, int(service['TimeoutStopSec']), output
 
     @staticmethod
     def _kill(process):
@@ -55,17 +58,22 @@ class TestServiceLifecycle(testtools.TestCase):
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
 
-    def _ready_reload_stop(self, process, sock, stop_timeout, check=None):
+    def _ready_reload_stop(self, process, sock, stop_timeout, output,
+                           ready_line, check=None):
         self.assertEqual(b'READY=1', sock.recv(1024))
-        if check:
-            check()
         # NOTE: oslo.service's ServiceLauncher (the engine) sends READY=1
         # just before it installs its signal handlers; a SIGHUP in that
         # instant takes the default action and ends the process (library
-        # behaviour, 22.0.0 too).  A reload comes later in practice.
-        time.sleep(2)
+        # behaviour, 22.0.0 too).  A reload comes later in practice: after
+        # ready_line, which the service logs once the handlers exist.
+        processes.wait_until(processes.file_contains(output, ready_line),
+                             60, ready_line)
+        if check:
+            check()
         process.send_signal(signal.SIGHUP)
-        time.sleep(3)
+        processes.wait_until(
+            processes.file_contains(output, 'Caught SIGHUP'), 60,
+            'SIGHUP handled')
         self.assertIsNone(process.poll(), 'exited on SIGHUP')
         if check:
             check()
@@ -78,7 +86,8 @@ class TestServiceLifecycle(testtools.TestCase):
             'masakari_api_listen': '127.0.0.1',
             'masakari_api_listen_port': port,
             'masakari_api_workers': 1}))
-        process, sock, stop_timeout = self._start('masakari-api', config)
+        process, sock, stop_timeout, output = self._start('masakari-api',
+                                                          config)
 
         def answers():
             deadline = time.monotonic() + 30
@@ -93,10 +102,13 @@ class TestServiceLifecycle(testtools.TestCase):
                         raise
                     time.sleep(0.5)
 
-        self._ready_reload_stop(process, sock, stop_timeout, answers)
+        self._ready_reload_stop(process, sock, stop_timeout, output,
+                                'listening on', answers)
 
     def test_masakari_engine(self):
         config = self.useFixture(servers.ConfigDir(defaults={
             'host': 'engine-%s' % uuid.uuid4().hex}))
-        process, sock, stop_timeout = self._start('masakari-engine', config)
-        self._ready_reload_stop(process, sock, stop_timeout)
+        process, sock, stop_timeout, output = self._start('masakari-engine',
+                                                          config)
+        self._ready_reload_stop(process, sock, stop_timeout, output,
+                                'Starting ha_engine')

@@ -1,6 +1,8 @@
 """etc/uwsgi/masakari-api.ini serves the API under the uWSGI of the venv."""
 
+import grp
 import os
+import pwd
 import re
 import time
 
@@ -19,12 +21,18 @@ def _sample():
 
 
 def sample_for(port, config_dir, root):
-    """The sample with its socket and config directory moved to the test's."""
+    """The sample with its port, config directory and user (masakari)
+    moved to the test's.
+    """
     text = _sample()
-    for old, new in (('http-socket = :15868',
+    for old, new in (('http-socket = 127.0.0.1:15868',
                       'http-socket = 127.0.0.1:%d' % port),
                      ('OS_MASAKARI_CONFIG_DIR=/etc/masakari',
-                      'OS_MASAKARI_CONFIG_DIR=' + config_dir)):
+                      'OS_MASAKARI_CONFIG_DIR=' + config_dir),
+                     ('uid = masakari',
+                      'uid = ' + pwd.getpwuid(os.getuid()).pw_name),
+                     ('gid = masakari',
+                      'gid = ' + grp.getgrgid(os.getgid()).gr_name)):
         if text.count(old) != 1:
             raise AssertionError('%s: expected one %r' % (SAMPLE, old))
         text = text.replace(old, new)

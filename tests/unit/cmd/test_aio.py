@@ -6,6 +6,7 @@ progress reporting and the command's start-up errors.
 import contextlib
 import io
 import os
+import shutil
 import socket
 import threading
 import time
@@ -114,11 +115,33 @@ class TestAllInOne(testtools.TestCase):
         # the database, the evacuations from the simulated Nova.
         self.assertIn("  [EvacuateInstancesTask] Enabling reserved host: "
                       "'spare-1' (0.1)", lines)
+        # The tasks' messages name the instances as the vmove lines do.
+        self.assertIn("  [EvacuateInstancesTask] Evacuation of instance "
+                      "started: 'vm-1' (0.5)", lines)
         for name in ('vm-1', 'vm-2'):
             self.assertIn('  vmove %s: succeeded (compute-1 -> spare-1)'
                           % name, lines)
             self.assertIn('instance %s: active on spare-1' % name, lines)
         self.assertEqual('recovery finished', lines[-1])
+
+    def test_instance_stopped_before_the_failure(self):
+        self.aio.simulator.cloud.update_server(self._server_id('vm-2'),
+                                               vm_state='stopped')
+        lines = []
+        self.assertTrue(demo.run(self.aio.api_url,
+                                 self.aio.simulator.control_url,
+                                 recovery_method='reserved_host',
+                                 say=lines.append, timeout=60))
+        self.assertIn('host compute-1 is down with 2 instance(s): '
+                      'vm-1, vm-2 (stopped)', lines)
+        self.assertIn('instance vm-1: active on spare-1', lines)
+        self.assertIn('instance vm-2: stopped on spare-1 (already stopped '
+                      'before the failure)', lines)
+
+    def _server_id(self, name):
+        return next(server.id for server in
+                    self.aio.simulator.cloud.servers.values()
+                    if server.name == name)
 
     def test_stop_releases_everything(self):
         state_dir, port = self.aio.state_dir, self.aio.api.port
@@ -220,12 +243,50 @@ class TestCommand(testtools.TestCase):
         self.assertEqual(2, status)
         self.assertIn('no bundled topology of that name', error)
 
-    def test_api_port_taken(self):
+    def _main_with_port_taken(self, *argv):
+        """(port, status, stderr) of main(argv), %d in argv being a busy
+        port.
+        """
         self.useFixture(conf_fixture.ConfFixture(CONF))
         with socket.socket() as busy:
             busy.bind(('127.0.0.1', 0))
             busy.listen()
-            status, error = self._main('--port', str(busy.getsockname()[1]))
+            port = busy.getsockname()[1]
+            status, error = self._main(*[arg.replace('%d', str(port))
+                                         for arg in argv])
+        return port, status, error
+
+    def test_api_port_taken(self):
+        port, status, error = self._main_with_port_taken('--port', '%d')
         self.assertEqual(2, status)
-        self.assertIn('Address already in use', error)
+        self.assertIn('API port %d on 127.0.0.1 is already in use; choose '
+                      'another with --port (0: a free port)' % port, error)
         self.assertFalse(rpc.initialized())
+
+    def test_simulator_port_taken(self):
+        port, status, error = self._main_with_port_taken(
+            '--port', '0', '--simulator-port', '%d')
+        self.assertEqual(2, status)
+        self.assertIn('simulator port %d on 127.0.0.1 is already in use; '
+                      'choose another with --simulator-port' % port, error)
+
+    def test_keep_keeps_the_state_directory(self):
+        self.useFixture(conf_fixture.ConfFixture(CONF))
+        kept = runtime.AllInOne(TOPOLOGY, wait=0, setup_logging=False,
+                                keep=True).start()
+        self.addCleanup(shutil.rmtree, kept.state_dir, True)
+        self.assertFalse(kept.state_removed_at_stop)
+        kept.stop()
+        self.assertTrue(os.path.isfile(os.path.join(kept.state_dir,
+                                                    'masakari.conf')))
+
+    def test_serve_banner(self):
+        self.useFixture(conf_fixture.ConfFixture(CONF))
+        served = runtime.AllInOne(TOPOLOGY, wait=0,
+                                  setup_logging=False).start()
+        self.addCleanup(served.stop)
+        banner = '\n'.join(aio._banner(served, serve=True))
+        self.assertIn('(removed at exit; --keep keeps it)', banner)
+        self.assertIn('export OS_AUTH_TYPE=none OS_ENDPOINT=%s/v1'
+                      % served.api_url, banner)
+        self.assertNotIn('X-Auth-Token', banner)

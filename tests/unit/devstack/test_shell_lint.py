@@ -1,6 +1,6 @@
 """The plugin's shell passes ``bash -n`` and shellcheck.
 
-shellcheck is required, not optional: .ci/run installs it (apt package
+shellcheck is required, not optional: tools/run-tests installs it (bindep.txt,
 ``shellcheck``); a machine without it fails here with that hint.
 """
 
@@ -11,7 +11,9 @@ import testtools
 
 from tests.unit.devstack import host as devstack
 
-SCRIPTS = ['devstack/plugin.sh', 'devstack/settings',
+SCRIPTS = ['devstack/plugin.sh', 'devstack/settings', '.ci/run',
+           'tools/bootstrap-venv', 'tools/run-aio', 'tools/run-tests',
+           'tools/test-setup', 'tools/keystone/setup-venv',
            'tests/unit/devstack/stubs.sh', 'tests/unit/devstack/run_phase.sh']
 
 

@@ -6,6 +6,7 @@ import time
 import requests
 
 from masakari.simulator import server
+from tests.fixtures import processes
 from tests.unit.simulator import base
 
 
@@ -87,7 +88,8 @@ class FaultsTestCase(base.SimulatorTestCase):
                 errors.append(error)
         caller = threading.Thread(target=call)
         caller.start()
-        time.sleep(0.1)
+        processes.wait_until(lambda: simulator.calls('keystone'), 10,
+                             'the hung call')
         started = time.monotonic()
         simulator.stop()
         caller.join(5)

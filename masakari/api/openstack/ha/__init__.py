@@ -2,14 +2,14 @@
 
 Every collection answers the routes a Routes "resource" defines (index,
 create, new, show, update, delete, edit, and ``action`` where listed);
-those without a handler answer 405, everything else a plain 404.
-Each route also exists under ``/{project_id}`` and with ``.json``/``.xml``.
+those without a handler answer 405, everything else a plain 404. Each
+route also exists under ``/{project_id}`` and with ``.json``/``.xml``.
+The routes are matched by a ``routes.Mapper``.
 """
-
-import re
 
 from oslo_config import cfg
 from oslo_log import log as logging
+import routes
 import webob.dec
 import webob.exc
 
@@ -46,13 +46,11 @@ ROUTES = {
     '/notifications/{notification_id}/vmoves/{vmove_id}': {
         'GET': vmoves.show_vmove},
 }
-# GET /v1 and /v1/ (no project-id or format forms).
-ROOT_PATHS = ('', '/')
 # Collections whose members also have the POST .../action route.
 MEMBER_ACTION_COLLECTIONS = ('/segments', '/notifications')
 
 DEFAULT_PROJECT_ID_REGEX = r'[0-9a-f\-]+'
-FORMAT_SUFFIX = r'(?:\.(?P<format>json|xml))?'
+FORMATS = 'json|xml'
 
 
 def _resource_routes(member_path):
@@ -61,35 +59,47 @@ def _resource_routes(member_path):
     ``new`` comes before the member routes so that it wins over an id.
     """
     collection = member_path.rsplit('/', 1)[0]
-    routes = [('GET', collection, 'index'), ('POST', collection, 'create'),
-              ('GET', collection + '/new', 'new'),
-              ('GET', member_path, 'show'), ('PUT', member_path, 'update'),
-              ('DELETE', member_path, 'delete'),
-              ('GET', member_path + '/edit', 'edit')]
+    resource = [('GET', collection, 'index'),
+                ('POST', collection, 'create'),
+                ('GET', collection + '/new', 'new'),
+                ('GET', member_path, 'show'), ('PUT', member_path, 'update'),
+                ('DELETE', member_path, 'delete'),
+                ('GET', member_path + '/edit', 'edit')]
     if collection in MEMBER_ACTION_COLLECTIONS:
-        routes.append(('POST', member_path + '/action', 'action'))
-    return routes
+        resource.append(('POST', member_path + '/action', 'action'))
+    return resource
 
 
-def _path_regex(path, project_id_regex):
-    pattern = re.sub(r'\\{(\w+)\\}', r'(?P<\1>[^/]+?)', re.escape(path))
-    return re.compile('^(?:/(?P<project_id>%s))?%s%s$'
-                      % (project_id_regex, pattern, FORMAT_SUFFIX))
+def _mapper(project_id_regex):
+    """The Routes mapper of ROUTES; a match gives handler and action.
+
+    The ``/{project_id}`` form of a route comes first, as an optional
+    prefix would match it first.
+    """
+    mapper = routes.Mapper(explicit=True)
+    # GET /v1 and /v1/ (no project-id or format forms).
+    mapper.connect('/', conditions={'method': ['GET']},
+                   handler=versionsV1.show_version, action='show')
+    member_paths = [path for path in ROUTES if path.endswith('}')]
+    for member_path in member_paths:
+        for method, path, action in _resource_routes(member_path):
+            handler = ROUTES.get(path, {}).get(method)
+            for prefix in ('/{project_id}', ''):
+                mapper.connect(
+                    prefix + path + '{.format}',
+                    conditions={'method': [method]},
+                    requirements={'project_id': project_id_regex,
+                                  'format': FORMATS},
+                    handler=handler, action=action)
+    return mapper
 
 
 class APIRouterV1:
     """Match method and path to a handler and hand over to wsgi.dispatch."""
 
     def __init__(self):
-        project_id_regex = (CONF.osapi_v1.project_id_regex or
-                            DEFAULT_PROJECT_ID_REGEX)
-        self.routes = []
-        member_paths = [path for path in ROUTES if path.endswith('}')]
-        for member_path in member_paths:
-            for method, path, action in _resource_routes(member_path):
-                handler = ROUTES.get(path, {}).get(method)
-                self.routes.append((method, _path_regex(
-                    path, project_id_regex), handler, action))
+        self.mapper = _mapper(CONF.osapi_v1.project_id_regex or
+                              DEFAULT_PROJECT_ID_REGEX)
         LOG.info('Loaded extensions: %s', sorted(
             ext.alias for ext in extension_info.loaded_extensions()))
 
@@ -100,17 +110,14 @@ class APIRouterV1:
 
     def match(self, method, path):
         """(handler or None, action, route args) or None if unrouted."""
-        if path in ROOT_PATHS:
-            if method != 'GET':
-                return None
-            return versionsV1.show_version, 'show', {}
-        for route_method, regex, handler, action in self.routes:
-            found = regex.match(path) if method == route_method else None
-            if found:
-                args = {key: value for key, value in found.groupdict().items()
-                        if value is not None and key != 'format'}
-                return handler, action, args
-        return None
+        found = self.mapper.match(url=path or '/',
+                                  environ={'REQUEST_METHOD': method})
+        if found is None:
+            return None
+        args = {key: value for key, value in found.items()
+                if value is not None and
+                key not in ('format', 'handler', 'action')}
+        return found['handler'], found['action'], args
 
     @webob.dec.wsgify(RequestClass=wsgi.Request)
     def __call__(self, req):

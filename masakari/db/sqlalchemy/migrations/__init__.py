@@ -1,0 +1,1 @@
+"""Alembic environment and revision scripts of the masakari database."""

@@ -1,0 +1,1 @@
+"""Example topologies of masakari-simulator (JSON, loaded by name)."""
