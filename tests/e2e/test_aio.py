@@ -100,9 +100,9 @@ class TestAllInOne(testtools.TestCase):
         self.assertEqual(0, result.returncode)
         self.assertLess(time.monotonic() - started, 60)
         lines = result.stdout.splitlines()
-        self.assertIn('host compute-1 crashed with 4 instance(s): db, '
-                      'scratch, web-1, web-2 (powered on; Nova still '
-                      'reports its compute service up)', lines)
+        self.assertIn('host compute-1 crashed with 4 instance(s): db '
+                      '(stopped), scratch, web-1, web-2 (powered on; Nova '
+                      'still reports its compute service up)', lines)
         fenced = [line for line in lines if re.match(
             r"  \[FenceHostTask\] Host 'compute-1' fenced by the redfish "
             r"driver at http://127\.0\.0\.1:\d+: power state on before, "
