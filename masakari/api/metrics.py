@@ -19,14 +19,14 @@ Route templates come from the v1 router's own table: a request to
 """
 
 import functools
-import re
 
 from masakari.api.openstack import ha
 from masakari import metrics
 from masakari.metrics import api as api_metrics
 
 V1_PREFIX = '/v1'
-FORMAT_SUFFIX = re.compile(r'\.(json|xml)$')
+# How the router's routes end: an optional .json or .xml.
+FORMAT_SUFFIX = '{.format}'
 UNMATCHED = 'unmatched'
 
 
@@ -47,21 +47,12 @@ def route_of(method, path):
         return V1_PREFIX + '/'
     if not path.startswith(V1_PREFIX + '/'):
         return UNMATCHED
-    rest = FORMAT_SUFFIX.sub('', path[len(V1_PREFIX):])
-    for route_method, regex, _handler, _action in _router().routes:
-        found = regex.match(rest) if route_method == method else None
-        if found:
-            return V1_PREFIX + _template(rest, found)
-    return UNMATCHED
-
-
-def _template(path, found):
-    """``path`` with each matched argument replaced by ``{name}``."""
-    arguments = sorted((found.span(name), name) for name, value in
-                       found.groupdict().items() if value is not None)
-    for (start, end), name in reversed(arguments):
-        path = path[:start] + '{%s}' % name + path[end:]
-    return path
+    found = _router().mapper.routematch(
+        url=path[len(V1_PREFIX):], environ={'REQUEST_METHOD': method})
+    if not found:
+        return UNMATCHED
+    _arguments, route = found
+    return V1_PREFIX + route.routepath.replace(FORMAT_SUFFIX, '')
 
 
 def wrap(app):
