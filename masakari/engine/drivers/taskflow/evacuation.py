@@ -17,10 +17,12 @@ records the outcome in the instance's vmove row: ``ongoing`` when the
 evacuation is requested, then ``succeeded`` (with ``dest_host``) or
 ``failed`` (with the reason), and always ``end_time``.
 
-A resumed evacuation (its vmove was left ``ongoing`` by an engine that
-died, or the recovery was taken over) first looks at the server: one
-that Nova already moved, or is moving, is confirmed by polling, never
-evacuated again.
+A server that is no longer on the failed host when its evacuation starts
+was moved by an earlier request whose answer was lost (Nova timed out,
+then the periodic retry came): it is confirmed, never evacuated again. A
+resumed evacuation (its vmove was left ``ongoing`` by an engine that
+died, or the recovery was taken over) also confirms, by polling, one that
+Nova is still moving.
 """
 
 from oslo_log import log as logging
@@ -138,7 +140,11 @@ class _Evacuation:
         context, novaclient, vmove = self.context, self.novaclient, self.vmove
         uuid = vmove.instance_uuid
         self.instance = novaclient.get_server(context, uuid)
-        if self.resuming and _moved_or_moving(self.instance, vmove):
+        # NOTE: a server no longer on the failed host was moved by an
+        # earlier request whose answer was lost (a Nova timeout before
+        # the periodic retry); resuming, one still moving is confirmed too.
+        if (_moved_or_moving(self.instance, vmove) if self.resuming
+                else _moved(self.instance, vmove)):
             self._confirm_earlier_evacuation()
             return
         original_state = getattr(self.instance, VM_STATE)
@@ -208,9 +214,12 @@ class _Evacuation:
                         {'uuid': uuid, 'error': error})
 
 
+def _moved(server, vmove):
+    return getattr(server, HYPERVISOR) != vmove.source_host
+
+
 def _moved_or_moving(server, vmove):
-    return (getattr(server, TASK_STATE) is not None or
-            getattr(server, HYPERVISOR) != vmove.source_host)
+    return getattr(server, TASK_STATE) is not None or _moved(server, vmove)
 
 
 def evacuate_and_confirm(context, novaclient, vmove, reserved_host=None,
