@@ -73,6 +73,19 @@ def _first(context, model, not_found, **criteria):
     return row
 
 
+def _read_first(context, model, not_found, embed=None, **criteria):
+    """``_first`` for a reader: a Row (see masakari.db.paging) rather
+    than a model instance, ``embed`` naming the relationship whose row
+    it carries. Nothing can be saved through it.
+    """
+    row = paging.get_row(
+        facade.model_query(context, model).filter_by(**criteria), model,
+        embed)
+    if row is None:
+        raise not_found
+    return row
+
+
 def _save(context, row, values, duplicate=None):
     """Apply ``values`` to ``row`` and flush; a unique-key collision
     raises ``duplicate`` (oslo.db's DBDuplicateEntry when None). Only
@@ -129,9 +142,9 @@ def failover_segment_get_all_by_filters(context, filters=None, sort_keys=None,
 @facade.reader
 def failover_segment_get_by_id(context, segment_id):
     """:raises: FailoverSegmentNotFound"""
-    return _first(context, models.FailoverSegment,
-                  exception.FailoverSegmentNotFound(id=segment_id),
-                  id=segment_id)
+    return _read_first(context, models.FailoverSegment,
+                       exception.FailoverSegmentNotFound(id=segment_id),
+                       id=segment_id)
 
 
 @_named_in_faults
@@ -150,9 +163,10 @@ def failover_segment_get_by_uuid(context, segment_uuid):
 @facade.reader
 def failover_segment_get_by_name(context, name):
     """:raises: FailoverSegmentNotFoundByName"""
-    return _first(context, models.FailoverSegment,
-                  exception.FailoverSegmentNotFoundByName(segment_name=name),
-                  name=name)
+    return _read_first(
+        context, models.FailoverSegment,
+        exception.FailoverSegmentNotFoundByName(segment_name=name),
+        name=name)
 
 
 @_named_in_faults
@@ -261,15 +275,17 @@ def host_get_by_uuid(context, host_uuid, segment_uuid=None):
 @facade.reader
 def host_get_by_id(context, host_id):
     """:raises: HostNotFound"""
-    return _first(context, models.Host, exception.HostNotFound(id=host_id),
-                  id=host_id)
+    return _read_first(context, models.Host,
+                       exception.HostNotFound(id=host_id),
+                       embed='failover_segment', id=host_id)
 
 
 @facade.reader
 def host_get_by_name(context, name):
     """:raises: HostNotFoundByName"""
-    return _first(context, models.Host,
-                  exception.HostNotFoundByName(host_name=name), name=name)
+    return _read_first(context, models.Host,
+                       exception.HostNotFoundByName(host_name=name),
+                       embed='failover_segment', name=name)
 
 
 @_named_in_faults
@@ -380,9 +396,9 @@ def notification_get_by_uuid(context, notification_uuid):
 @facade.reader
 def notification_get_by_id(context, notification_id):
     """:raises: NotificationNotFound"""
-    return _first(context, models.Notification,
-                  exception.NotificationNotFound(id=notification_id),
-                  id=notification_id)
+    return _read_first(context, models.Notification,
+                       exception.NotificationNotFound(id=notification_id),
+                       id=notification_id)
 
 
 @_named_in_faults

@@ -161,6 +161,15 @@ def _selecting_rows(query, model, embed):
     return query.with_entities(*columns, *joined_columns), row
 
 
+def get_row(query, model, embed=None):
+    """The first row of ``query`` (already filtered) as a Row, as
+    ``get_page`` gives them, or None.
+    """
+    query, row = _selecting_rows(query, model, embed)
+    values = query.first()
+    return None if values is None else row(values)
+
+
 def get_page(context, model, query, sort_keys=None, sort_dirs=None,
              limit=None, marker=None, embed=None):
     """Return the rows of ``query`` (already filtered) for one page, as
