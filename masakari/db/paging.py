@@ -121,21 +121,22 @@ def _columns(entity):
 @functools.lru_cache(maxsize=None)
 def _selection(model, embed):
     """The columns ``_selecting_rows`` selects for ``model`` and
-    ``embed``, their names, and the aliased class of the embedded row.
+    ``embed``, their names, the aliased class of the embedded row and the
+    join to it.
 
-    NOTE: worked out once per model rather than per request (the alias
-    and its column attributes cost a tenth of a list request); these are
-    immutable SQL expression constructs, safe to share.
+    NOTE: worked out once per model rather than per request (the alias,
+    its column attributes and the join cost a tenth of a list request);
+    these are immutable SQL expression constructs, safe to share.
     """
     columns = _columns(model)
     names = [column.key for column in columns]
     if embed is None:
-        return columns, names, None, (), ()
+        return columns, names, None, None, (), ()
     relationship = getattr(model, embed)
     joined = orm.aliased(relationship.property.mapper.class_)
     joined_columns = _columns(joined)
-    return (columns, names, joined, joined_columns,
-            [column.key for column in joined_columns])
+    return (columns, names, joined, relationship.of_type(joined),
+            joined_columns, [column.key for column in joined_columns])
 
 
 def _selecting_rows(query, model, embed):
@@ -143,13 +144,12 @@ def _selecting_rows(query, model, embed):
     those of the row that relationship names, outer joined), and a
     function turning one result into a Row.
     """
-    columns, names, joined, joined_columns, joined_names = _selection(
-        model, embed)
+    columns, names, joined, join, joined_columns, joined_names = (
+        _selection(model, embed))
     if embed is None:
         return (query.with_entities(*columns),
                 lambda values: Row(zip(names, values)))
-    relationship = getattr(model, embed)
-    query = query.outerjoin(joined, relationship.of_type(joined))
+    query = query.outerjoin(joined, join)
     width = len(names)
     joined_id = width + joined_names.index('id')
 
