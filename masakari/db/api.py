@@ -44,6 +44,8 @@ purge_deleted_rows = purge.purge_deleted_rows
 # The module Masakari 22.0.0's versioned error notifications name for the
 # errors of its database layer.
 FAULT_MODULE = 'masakari.db.sqlalchemy.api'
+# The relationship whose row a model's rows carry, as readers give them.
+EMBEDDED = {models.Host: 'failover_segment'}
 
 
 def _named_in_faults(function):
@@ -73,14 +75,14 @@ def _first(context, model, not_found, **criteria):
     return row
 
 
-def _read_first(context, model, not_found, embed=None, **criteria):
+def _read_first(context, model, not_found, **criteria):
     """``_first`` for a reader: a Row (see masakari.db.paging) rather
-    than a model instance, ``embed`` naming the relationship whose row
-    it carries. Nothing can be saved through it.
+    than a model instance, carrying the row of its EMBEDDED relationship.
+    Nothing can be saved through it.
     """
     row = paging.get_row(
         facade.model_query(context, model).filter_by(**criteria), model,
-        embed)
+        EMBEDDED.get(model))
     if row is None:
         raise not_found
     return row
@@ -148,16 +150,17 @@ def failover_segment_get_by_id(context, segment_id):
 
 
 @_named_in_faults
-def _failover_segment_get_by_uuid(context, segment_uuid):
-    return _first(context, models.FailoverSegment,
-                  exception.FailoverSegmentNotFound(id=segment_uuid),
-                  uuid=segment_uuid)
+def _failover_segment_get_by_uuid(context, segment_uuid, read=_first):
+    return read(context, models.FailoverSegment,
+                exception.FailoverSegmentNotFound(id=segment_uuid),
+                uuid=segment_uuid)
 
 
 @facade.reader
 def failover_segment_get_by_uuid(context, segment_uuid):
     """:raises: FailoverSegmentNotFound"""
-    return _failover_segment_get_by_uuid(context, segment_uuid)
+    return _failover_segment_get_by_uuid(context, segment_uuid,
+                                         read=_read_first)
 
 
 @facade.reader
@@ -249,18 +252,18 @@ def host_get_all_by_filters(context, filters=None, sort_keys=None,
         if key in (filters or {}):
             query = query.filter(getattr(model, key) == filters[key])
     return paging.get_page(context, model, query, sort_keys, sort_dirs,
-                           limit, marker, embed='failover_segment')
+                           limit, marker, embed=EMBEDDED[model])
 
 
 @_named_in_faults
-def _host_get_by_uuid(context, host_uuid, segment_uuid=None):
+def _host_get_by_uuid(context, host_uuid, segment_uuid=None, read=_first):
     criteria = {'uuid': host_uuid}
     not_found = exception.HostNotFound(id=host_uuid)
     if segment_uuid:
         criteria['failover_segment_id'] = segment_uuid
         not_found = exception.HostNotFoundUnderFailoverSegment(
             host_uuid=host_uuid, segment_uuid=segment_uuid)
-    return _first(context, models.Host, not_found, **criteria)
+    return read(context, models.Host, not_found, **criteria)
 
 
 @facade.reader
@@ -269,7 +272,8 @@ def host_get_by_uuid(context, host_uuid, segment_uuid=None):
 
     :raises: HostNotFound, HostNotFoundUnderFailoverSegment
     """
-    return _host_get_by_uuid(context, host_uuid, segment_uuid)
+    return _host_get_by_uuid(context, host_uuid, segment_uuid,
+                             read=_read_first)
 
 
 @facade.reader
@@ -277,7 +281,7 @@ def host_get_by_id(context, host_id):
     """:raises: HostNotFound"""
     return _read_first(context, models.Host,
                        exception.HostNotFound(id=host_id),
-                       embed='failover_segment', id=host_id)
+                       id=host_id)
 
 
 @facade.reader
@@ -285,7 +289,7 @@ def host_get_by_name(context, name):
     """:raises: HostNotFoundByName"""
     return _read_first(context, models.Host,
                        exception.HostNotFoundByName(host_name=name),
-                       embed='failover_segment', name=name)
+                       name=name)
 
 
 @_named_in_faults
@@ -381,16 +385,17 @@ def notification_payloads_since(context, type, source_host_uuid, since):
 
 
 @_named_in_faults
-def _notification_get_by_uuid(context, notification_uuid):
-    return _first(context, models.Notification,
-                  exception.NotificationNotFound(id=notification_uuid),
-                  notification_uuid=notification_uuid)
+def _notification_get_by_uuid(context, notification_uuid, read=_first):
+    return read(context, models.Notification,
+                exception.NotificationNotFound(id=notification_uuid),
+                notification_uuid=notification_uuid)
 
 
 @facade.reader
 def notification_get_by_uuid(context, notification_uuid):
     """:raises: NotificationNotFound"""
-    return _notification_get_by_uuid(context, notification_uuid)
+    return _notification_get_by_uuid(context, notification_uuid,
+                                     read=_read_first)
 
 
 @facade.reader
