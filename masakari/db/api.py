@@ -80,9 +80,7 @@ def _read_first(context, model, not_found, **criteria):
     than a model instance, carrying the row of its EMBEDDED relationship.
     Nothing can be saved through it.
     """
-    row = paging.get_row(
-        facade.model_query(context, model).filter_by(**criteria), model,
-        EMBEDDED.get(model))
+    row = paging.get_row(context, model, criteria, EMBEDDED.get(model))
     if row is None:
         raise not_found
     return row

@@ -139,17 +139,14 @@ def _selection(model, embed):
             joined_columns, [column.key for column in joined_columns])
 
 
-def _selecting_rows(query, model, embed):
-    """``query`` selecting the columns of ``model`` (and, with ``embed``,
-    those of the row that relationship names, outer joined), and a
-    function turning one result into a Row.
+@functools.lru_cache(maxsize=None)
+def _row_maker(model, embed):
+    """The function turning the values of ``_selection``'s columns into
+    a Row.
     """
-    columns, names, joined, join, joined_columns, joined_names = (
-        _selection(model, embed))
+    _, names, _, _, _, joined_names = _selection(model, embed)
     if embed is None:
-        return (query.with_entities(*columns),
-                lambda values: Row(zip(names, values)))
-    query = query.outerjoin(joined, join)
+        return lambda values: Row(zip(names, values))
     width = len(names)
     joined_id = width + joined_names.index('id')
 
@@ -158,16 +155,49 @@ def _selecting_rows(query, model, embed):
         result[embed] = (Row(zip(joined_names, values[width:]))
                          if values[joined_id] is not None else None)
         return result
-    return query.with_entities(*columns, *joined_columns), row
+    return row
 
 
-def get_row(query, model, embed=None):
-    """The first row of ``query`` (already filtered) as a Row, as
-    ``get_page`` gives them, or None.
+def _selecting_rows(query, model, embed):
+    """``query`` selecting the columns of ``model`` (and, with ``embed``,
+    those of the row that relationship names, outer joined), and a
+    function turning one result into a Row.
     """
-    query, row = _selecting_rows(query, model, embed)
-    values = query.first()
-    return None if values is None else row(values)
+    columns, _, joined, join, joined_columns, _ = _selection(model, embed)
+    if embed is not None:
+        query = query.outerjoin(joined, join)
+    return (query.with_entities(*columns, *joined_columns),
+            _row_maker(model, embed))
+
+
+@functools.lru_cache(maxsize=None)
+def _first_row_statement(model, embed, read_deleted, keys):
+    """The SELECT of ``get_row``: the first row whose columns ``keys``
+    equal the bind parameters of the same names.
+
+    NOTE: built once per shape and reused; building it through the ORM's
+    Query on each call cost several times running it.
+    """
+    columns, _, joined, join, joined_columns, _ = _selection(model, embed)
+    statement = sa.select(*columns, *joined_columns)
+    if embed is not None:
+        statement = statement.outerjoin(joined, join)
+    criterion = facade.deleted_criterion(model, read_deleted)
+    if criterion is not None:
+        statement = statement.where(criterion)
+    return statement.where(*(getattr(model, key) == sa.bindparam(key)
+                             for key in keys)).limit(1)
+
+
+def get_row(context, model, criteria, embed=None):
+    """The first row of ``model`` (live ones as the context reads them)
+    whose columns equal ``criteria``, as a Row like ``get_page`` gives,
+    or None.
+    """
+    statement = _first_row_statement(model, embed, context.read_deleted,
+                                     tuple(sorted(criteria)))
+    values = context.session.execute(statement, criteria).first()
+    return None if values is None else _row_maker(model, embed)(values)
 
 
 def get_page(context, model, query, sort_keys=None, sort_dirs=None,
