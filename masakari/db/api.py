@@ -375,11 +375,23 @@ def notification_payloads_since(context, type, source_host_uuid, since):
     ``source_host_uuid`` generated at or after ``since`` (a
     timezone-aware value is taken as UTC), in no particular order.
     """
+    statement = _payloads_since_statement(context.read_deleted)
+    return list(context.session.execute(statement, {
+        'type': type, 'source_host_uuid': source_host_uuid,
+        'since': timeutils.normalize_time(since)}).scalars())
+
+
+@functools.lru_cache(maxsize=None)
+def _payloads_since_statement(read_deleted):
+    # NOTE: built once and reused (the duplicate check of every POST
+    # /v1/notifications): building it as a Query cost more than running it.
     model = models.Notification
-    query = facade.model_query(context, model, args=(model.payload,)).filter(
-        model.type == type, model.source_host_uuid == source_host_uuid,
-        model.generated_time >= timeutils.normalize_time(since))
-    return [payload for payload, in query]
+    criterion = facade.deleted_criterion(model, read_deleted)
+    return sa.select(model.payload).where(
+        *(() if criterion is None else (criterion,)),
+        model.type == sa.bindparam('type'),
+        model.source_host_uuid == sa.bindparam('source_host_uuid'),
+        model.generated_time >= sa.bindparam('since'))
 
 
 @_named_in_faults
