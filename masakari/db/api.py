@@ -44,6 +44,8 @@ purge_deleted_rows = purge.purge_deleted_rows
 # The module Masakari 22.0.0's versioned error notifications name for the
 # errors of its database layer.
 FAULT_MODULE = 'masakari.db.sqlalchemy.api'
+# The relationship whose row a model's rows carry, as readers give them.
+EMBEDDED = {models.Host: 'failover_segment'}
 
 
 def _named_in_faults(function):
@@ -68,6 +70,17 @@ def _named_in_faults(function):
 
 def _first(context, model, not_found, **criteria):
     row = facade.model_query(context, model).filter_by(**criteria).first()
+    if row is None:
+        raise not_found
+    return row
+
+
+def _read_first(context, model, not_found, **criteria):
+    """``_first`` for a reader: a Row (see masakari.db.paging) rather
+    than a model instance, carrying the row of its EMBEDDED relationship.
+    Nothing can be saved through it.
+    """
+    row = paging.get_row(context, model, criteria, EMBEDDED.get(model))
     if row is None:
         raise not_found
     return row
@@ -129,30 +142,32 @@ def failover_segment_get_all_by_filters(context, filters=None, sort_keys=None,
 @facade.reader
 def failover_segment_get_by_id(context, segment_id):
     """:raises: FailoverSegmentNotFound"""
-    return _first(context, models.FailoverSegment,
-                  exception.FailoverSegmentNotFound(id=segment_id),
-                  id=segment_id)
+    return _read_first(context, models.FailoverSegment,
+                       exception.FailoverSegmentNotFound(id=segment_id),
+                       id=segment_id)
 
 
 @_named_in_faults
-def _failover_segment_get_by_uuid(context, segment_uuid):
-    return _first(context, models.FailoverSegment,
-                  exception.FailoverSegmentNotFound(id=segment_uuid),
-                  uuid=segment_uuid)
+def _failover_segment_get_by_uuid(context, segment_uuid, read=_first):
+    return read(context, models.FailoverSegment,
+                exception.FailoverSegmentNotFound(id=segment_uuid),
+                uuid=segment_uuid)
 
 
 @facade.reader
 def failover_segment_get_by_uuid(context, segment_uuid):
     """:raises: FailoverSegmentNotFound"""
-    return _failover_segment_get_by_uuid(context, segment_uuid)
+    return _failover_segment_get_by_uuid(context, segment_uuid,
+                                         read=_read_first)
 
 
 @facade.reader
 def failover_segment_get_by_name(context, name):
     """:raises: FailoverSegmentNotFoundByName"""
-    return _first(context, models.FailoverSegment,
-                  exception.FailoverSegmentNotFoundByName(segment_name=name),
-                  name=name)
+    return _read_first(
+        context, models.FailoverSegment,
+        exception.FailoverSegmentNotFoundByName(segment_name=name),
+        name=name)
 
 
 @_named_in_faults
@@ -235,18 +250,18 @@ def host_get_all_by_filters(context, filters=None, sort_keys=None,
         if key in (filters or {}):
             query = query.filter(getattr(model, key) == filters[key])
     return paging.get_page(context, model, query, sort_keys, sort_dirs,
-                           limit, marker, embed='failover_segment')
+                           limit, marker, embed=EMBEDDED[model])
 
 
 @_named_in_faults
-def _host_get_by_uuid(context, host_uuid, segment_uuid=None):
+def _host_get_by_uuid(context, host_uuid, segment_uuid=None, read=_first):
     criteria = {'uuid': host_uuid}
     not_found = exception.HostNotFound(id=host_uuid)
     if segment_uuid:
         criteria['failover_segment_id'] = segment_uuid
         not_found = exception.HostNotFoundUnderFailoverSegment(
             host_uuid=host_uuid, segment_uuid=segment_uuid)
-    return _first(context, models.Host, not_found, **criteria)
+    return read(context, models.Host, not_found, **criteria)
 
 
 @facade.reader
@@ -255,21 +270,24 @@ def host_get_by_uuid(context, host_uuid, segment_uuid=None):
 
     :raises: HostNotFound, HostNotFoundUnderFailoverSegment
     """
-    return _host_get_by_uuid(context, host_uuid, segment_uuid)
+    return _host_get_by_uuid(context, host_uuid, segment_uuid,
+                             read=_read_first)
 
 
 @facade.reader
 def host_get_by_id(context, host_id):
     """:raises: HostNotFound"""
-    return _first(context, models.Host, exception.HostNotFound(id=host_id),
-                  id=host_id)
+    return _read_first(context, models.Host,
+                       exception.HostNotFound(id=host_id),
+                       id=host_id)
 
 
 @facade.reader
 def host_get_by_name(context, name):
     """:raises: HostNotFoundByName"""
-    return _first(context, models.Host,
-                  exception.HostNotFoundByName(host_name=name), name=name)
+    return _read_first(context, models.Host,
+                       exception.HostNotFoundByName(host_name=name),
+                       name=name)
 
 
 @_named_in_faults
@@ -357,32 +375,45 @@ def notification_payloads_since(context, type, source_host_uuid, since):
     ``source_host_uuid`` generated at or after ``since`` (a
     timezone-aware value is taken as UTC), in no particular order.
     """
+    statement = _payloads_since_statement(context.read_deleted)
+    return list(context.session.execute(statement, {
+        'type': type, 'source_host_uuid': source_host_uuid,
+        'since': timeutils.normalize_time(since)}).scalars())
+
+
+@functools.lru_cache(maxsize=None)
+def _payloads_since_statement(read_deleted):
+    # NOTE: built once and reused (the duplicate check of every POST
+    # /v1/notifications): building it as a Query cost more than running it.
     model = models.Notification
-    query = facade.model_query(context, model, args=(model.payload,)).filter(
-        model.type == type, model.source_host_uuid == source_host_uuid,
-        model.generated_time >= timeutils.normalize_time(since))
-    return [payload for payload, in query]
+    criterion = facade.deleted_criterion(model, read_deleted)
+    return sa.select(model.payload).where(
+        *(() if criterion is None else (criterion,)),
+        model.type == sa.bindparam('type'),
+        model.source_host_uuid == sa.bindparam('source_host_uuid'),
+        model.generated_time >= sa.bindparam('since'))
 
 
 @_named_in_faults
-def _notification_get_by_uuid(context, notification_uuid):
-    return _first(context, models.Notification,
-                  exception.NotificationNotFound(id=notification_uuid),
-                  notification_uuid=notification_uuid)
+def _notification_get_by_uuid(context, notification_uuid, read=_first):
+    return read(context, models.Notification,
+                exception.NotificationNotFound(id=notification_uuid),
+                notification_uuid=notification_uuid)
 
 
 @facade.reader
 def notification_get_by_uuid(context, notification_uuid):
     """:raises: NotificationNotFound"""
-    return _notification_get_by_uuid(context, notification_uuid)
+    return _notification_get_by_uuid(context, notification_uuid,
+                                     read=_read_first)
 
 
 @facade.reader
 def notification_get_by_id(context, notification_id):
     """:raises: NotificationNotFound"""
-    return _first(context, models.Notification,
-                  exception.NotificationNotFound(id=notification_id),
-                  id=notification_id)
+    return _read_first(context, models.Notification,
+                       exception.NotificationNotFound(id=notification_id),
+                       id=notification_id)
 
 
 @_named_in_faults

@@ -141,12 +141,19 @@ def model_query(context, model, args=None, read_deleted=None):
     session, filtered on ``deleted`` as ``read_deleted`` (default: the
     context's) says: 'no' live rows, 'only' deleted rows, 'yes' all.
     """
-    read_deleted = read_deleted or context.read_deleted
     query = context.session.query(*(args or [model]))
+    criterion = deleted_criterion(model, read_deleted or context.read_deleted)
+    return query if criterion is None else query.filter(criterion)
+
+
+def deleted_criterion(model, read_deleted):
+    """The condition on ``model.deleted`` that ``read_deleted`` asks for
+    (see model_query); None for all rows.
+    """
     if read_deleted == 'no':
-        return query.filter(model.deleted == 0)
+        return model.deleted == 0
     if read_deleted == 'only':
-        return query.filter(model.deleted != 0)
+        return model.deleted != 0
     if read_deleted == 'yes':
-        return query
+        return None
     raise ValueError("Unrecognized read_deleted value '%s'" % read_deleted)

@@ -59,6 +59,15 @@ EARLIEST = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
 NOT_NULL_HOST_FIELDS = ('type', 'control_attributes')
 
 
+def reading(context):
+    """A context manager serving the reads within it from one database
+    transaction: one connection checkout, ping and rollback instead of
+    one each. Only reads belong in it, and no call to another service
+    (the connection stays taken meanwhile).
+    """
+    return objects_base.reading(context)
+
+
 def _bool(value):
     return strutils.bool_from_string(value, strict=True)
 
@@ -230,7 +239,7 @@ class NotificationAPI:
 
     def _create_notification(self, context, data):
         # NOTE: the checks read in one transaction, the insert has its own.
-        with objects_base.reading(context):
+        with reading(context):
             notification = self._checked_notification(context, data)
         with storage.writing(notifications.notify_about_notification_api,
                              context, notification,
@@ -352,19 +361,22 @@ class VMoveAPI:
         """:raises: NotificationNotFound, NotificationWithoutVMoves,
             InvalidInput, MarkerNotFound, InvalidSortKey
         """
-        self._host_notification(context, notification_uuid)
-        filters = dict(filters, notification_uuid=notification_uuid)
-        return storage.list_page(vmove_obj.VMoveList, context, filters,
-                                 sort_keys, sort_dirs, limit, marker)
+        with reading(context):
+            self._host_notification(context, notification_uuid)
+            filters = dict(filters, notification_uuid=notification_uuid)
+            return storage.list_page(vmove_obj.VMoveList, context, filters,
+                                     sort_keys, sort_dirs, limit, marker)
 
     def get_vmove(self, context, notification_uuid, vmove_uuid):
         """:raises: NotificationNotFound, NotificationWithoutVMoves,
             VMoveNotFound (also for a vmove of another notification)
         """
-        notification = self._host_notification(context, notification_uuid)
-        if not uuidutils.is_uuid_like(vmove_uuid):
-            raise exception.VMoveNotFound(id=vmove_uuid)
-        vmove = vmove_obj.VMove.get_by_uuid(context, vmove_uuid)
+        with reading(context):
+            notification = self._host_notification(context,
+                                                   notification_uuid)
+            if not uuidutils.is_uuid_like(vmove_uuid):
+                raise exception.VMoveNotFound(id=vmove_uuid)
+            vmove = vmove_obj.VMove.get_by_uuid(context, vmove_uuid)
         # NOTE: the reference returns the vmove of any notification here.
         if vmove.notification_uuid != notification.notification_uuid:
             raise exception.VMoveNotFound(id=vmove_uuid)

@@ -302,8 +302,26 @@ class ObjectListBase(ovoo_base.ObjectListBase):
         """A list of ``item_cls`` objects, one per row ``db_list(context,
         **query)`` returns.
         """
-        return obj_make_list(context, cls(context), item_cls,
-                             db_list(context, **query))
+        return cls._of(context, [item_cls._load(context, db_row)
+                                 for db_row in db_list(context, **query)])
+
+    @classmethod
+    def _of(cls, context, items):
+        """A list object holding ``items``, objects of its item class.
+
+        NOTE: what obj_make_list builds, without its check of every item
+        against the field's object type (twice: on append, then on
+        assignment), which cost about as much as loading the items; later
+        changes to the list are checked as usual.
+        """
+        list_obj = cls(context)
+        objects = ovoo_fields.CoercedList()
+        objects.enable_coercing(cls.fields['objects']._type._element_type,
+                                list_obj, 'objects')
+        list.extend(objects, items)
+        setattr(list_obj, field_attribute('objects'), objects)
+        list_obj.obj_reset_changes()
+        return list_obj
 
 
 class MasakariObjectSerializer(ovoo_base.VersionedObjectSerializer):
@@ -334,4 +352,3 @@ def obj_equal_prims(obj_1, obj_2, ignore=None):
 
 # The oslo decorators and helpers the object modules use, in one place.
 remotable = ovoo_base.remotable
-obj_make_list = ovoo_base.obj_make_list

@@ -45,15 +45,17 @@ def list_hosts(req, segment_id):
     context = req.context
     context.can(policies.INDEX)
     limit, marker = common.limit_and_marker(req)
-    segment = ha_api.FailoverSegmentAPI().get_segment(context, segment_id)
-    filters = common.filters(req, ('type',))
-    for name in ('on_maintenance', 'reserved'):
-        if name in req.GET:
-            filters[name] = common.boolean_filter(req, name)
-    filters['failover_segment_id'] = segment.uuid
-    sort_keys, sort_dirs = common.sort_params(req)
-    hosts = ha_api.HostAPI().get_all(context, filters, sort_keys, sort_dirs,
-                                     limit, marker)
+    with ha_api.reading(context):
+        segment = ha_api.FailoverSegmentAPI().get_segment(context,
+                                                          segment_id)
+        filters = common.filters(req, ('type',))
+        for name in ('on_maintenance', 'reserved'):
+            if name in req.GET:
+                filters[name] = common.boolean_filter(req, name)
+        filters['failover_segment_id'] = segment.uuid
+        sort_keys, sort_dirs = common.sort_params(req)
+        hosts = ha_api.HostAPI().get_all(context, filters, sort_keys,
+                                         sort_dirs, limit, marker)
     return {'hosts': [views.host(host, req.api_version)
                       for host in hosts]}
 
