@@ -25,13 +25,11 @@ import collections
 import dataclasses
 import datetime
 
-import masakari.conf
 from masakari.engine.drivers.taskflow import base
-from masakari.engine.drivers.taskflow import persistence
+from masakari.engine.drivers.taskflow import progress
 from masakari import objects
 from masakari.objects import fields
 
-CONF = masakari.conf.CONF
 
 # Task (entry point name, or its class name: the atom name) -> phase.
 PHASES = {
@@ -195,9 +193,7 @@ def load(context, notification_uuid):
     first, from the taskflow logbook and the vmoves in the database.
     """
     runs = []
-    for flow_detail in persistence.runs(CONF.taskflow.connection,
-                                        notification_uuid,
-                                        base.META_STARTED_AT):
+    for flow_detail in progress.recorded_runs(notification_uuid):
         meta = flow_detail.meta or {}
         run = build_run(_atoms(flow_detail),
                         started_at=meta.get(base.META_STARTED_AT),
