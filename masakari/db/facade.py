@@ -63,6 +63,7 @@ def configure(conf):
             'max_retry_interval': database.db_max_retry_interval,
             'max_retries': database.db_max_retries,
         }
+    fresh.append_on_engine_create(_skip_redundant_rollbacks)
     previous = dict(_state)
     restore_factory = CONTEXT_MANAGER.patch_factory(fresh)
     _state.update(reconnect=reconnect)
@@ -73,6 +74,51 @@ def configure(conf):
         restore_factory()
         _state.update(previous)
     return restore
+
+
+# Key in a pooled connection's info: its transaction was ended by a
+# COMMIT or ROLLBACK and no statement ran since.
+_ENDED = 'masakari.transaction_ended'
+
+
+def _skip_redundant_rollbacks(engine):
+    """Leave out the ROLLBACK of a connection whose transaction has just
+    ended.
+
+    NOTE: a session ends its transaction (COMMIT, or ROLLBACK for a
+    reader) before giving its connection back, and the pool then resets
+    the connection with one more ROLLBACK: a round trip to the database
+    per transaction that can find nothing to undo. Here the dialect
+    remembers a COMMIT or ROLLBACK that succeeded; the next statement
+    forgets it, and the next ROLLBACK is skipped only while it holds.
+    """
+    dialect = engine.dialect
+    commit, rollback = dialect.do_commit, dialect.do_rollback
+
+    def do_commit(dbapi_connection):
+        commit(dbapi_connection)
+        _mark_ended(dbapi_connection)
+
+    def do_rollback(dbapi_connection):
+        # NOTE: a pooled connection has an info dict; anything else is
+        # rolled back as usual.
+        if getattr(dbapi_connection, 'info', {}).pop(_ENDED, False):
+            return
+        rollback(dbapi_connection)
+        _mark_ended(dbapi_connection)
+
+    def statement_runs(connection, *args):
+        connection.info.pop(_ENDED, None)
+
+    dialect.do_commit = do_commit
+    dialect.do_rollback = do_rollback
+    sa.event.listen(engine, 'before_cursor_execute', statement_runs)
+
+
+def _mark_ended(dbapi_connection):
+    info = getattr(dbapi_connection, 'info', None)
+    if info is not None:
+        info[_ENDED] = True
 
 
 def _with_mysql_charset(connection):

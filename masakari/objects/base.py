@@ -136,8 +136,11 @@ class MasakariPersistentObject(object):
         instance or a list row); clear its changes.
         """
         obj._context = context
+        # NOTE: the attributes the field properties read, written straight
+        # into the instance (what setattr does, without its lookups).
+        values = vars(obj)
         for name, attribute, load in _row_loaders(type(obj)):
-            setattr(obj, attribute, load(obj, name, db_row[name]))
+            values[attribute] = load(obj, name, db_row[name])
         obj.obj_reset_changes()
         return obj
 
@@ -212,8 +215,9 @@ def field_attribute(name):
 
 
 def _loader(field, fast):
-    """``load(obj, name, value)`` for ``field``: ``fast(value)`` when it
-    gives a value, else the field's own coercion.
+    """``load(obj, name, value)`` for ``field``: ``fast(value)`` unless it
+    gives _UNSET (then, as for None on a field that is not nullable, the
+    field's own coercion decides).
     """
     nullable = field.nullable
     coerce = field.coerce
@@ -222,16 +226,24 @@ def _loader(field, fast):
         if value is None:
             if nullable:
                 return None
-        else:
-            loaded = fast(value)
-            if loaded is not _UNSET:
-                return loaded
-        return coerce(obj, name, value)
+            return coerce(obj, name, value)
+        loaded = fast(value)
+        return coerce(obj, name, value) if loaded is _UNSET else loaded
     return load
 
 
-def _exact(type_):
-    return lambda value: value if type(value) is type_ else _UNSET
+def _exact_loader(field, type_):
+    """The loader of a field whose value is its column's as is, when of
+    ``type_`` exactly (one call per value: no fast path to call).
+    """
+    nullable = field.nullable
+    coerce = field.coerce
+
+    def load(obj, name, value):
+        if type(value) is type_ or (value is None and nullable):
+            return value
+        return coerce(obj, name, value)
+    return load
 
 
 def _valid(field):
@@ -249,16 +261,16 @@ def _utc(value):
 
 
 _UNSET = object()
-# Field type -> the fast path of a column value to the field's value,
-# giving _UNSET where the field's coercion must decide. Integer columns
-# hold booleans on some backends (and ``deleted`` everywhere), which the
-# field turns into bool as well.
+# Field type -> the loader of a column value to the field's value, which
+# leaves to the field's coercion whatever its fast path does not take.
+# Integer columns hold booleans on some backends (and ``deleted``
+# everywhere), which the field turns into bool as well.
 _FAST_LOADERS = {
-    ovoo_fields.UUID: lambda field: _exact(str),
-    ovoo_fields.String: lambda field: _exact(str),
-    ovoo_fields.Integer: lambda field: _exact(int),
-    ovoo_fields.Boolean: lambda field: bool,
-    ovoo_fields.DateTime: lambda field: _utc,
+    ovoo_fields.UUID: lambda field: _exact_loader(field, str),
+    ovoo_fields.String: lambda field: _exact_loader(field, str),
+    ovoo_fields.Integer: lambda field: _exact_loader(field, int),
+    ovoo_fields.Boolean: lambda field: _loader(field, bool),
+    ovoo_fields.DateTime: lambda field: _loader(field, _utc),
 }
 
 
@@ -267,10 +279,10 @@ def _row_loader(cls, name, field):
         return cls.COLUMN_LOADERS[name]
     if isinstance(field._type, ovoo_fields.Enum):
         return _loader(field, _valid(field))
-    fast = _FAST_LOADERS.get(type(field._type))
-    if fast is None:
+    make_loader = _FAST_LOADERS.get(type(field._type))
+    if make_loader is None:
         return field.coerce
-    return _loader(field, fast(field))
+    return make_loader(field)
 
 
 @functools.lru_cache(maxsize=None)

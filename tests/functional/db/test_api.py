@@ -29,6 +29,7 @@ from masakari.db.sqlalchemy import models
 from masakari import exception
 from tests.fixtures import database
 from tests.unit.db import base
+from tests.unit.db import test_facade
 from tests.unit.db import test_hosts
 from tests.unit.db import test_notifications
 from tests.unit.db import test_paging
@@ -57,6 +58,10 @@ def _rerun(*modules, skip=()):
 globals().update(_rerun(test_segments, test_hosts, test_notifications,
                         test_paging, test_purge,
                         skip=('TestStatusOrderOnSQLite',)))
+
+
+class TestEndOfTransaction(OnMariaDB, test_facade.TestEndOfTransaction):
+    """No second ROLLBACK on MariaDB either."""
 
 
 class TestMySQLOnly(OnMariaDB, base.DbTestCase):

@@ -16,6 +16,7 @@ from unittest import mock
 
 import fixtures
 from oslo_db import exception as db_exc
+import sqlalchemy as sa
 
 from masakari.db import api as db
 from masakari.db import facade
@@ -109,6 +110,59 @@ class TestWriterTransaction(base.DbTestCase):
         self.assertRaises(RuntimeError, rename_then_fail, self.ctx)
         self.assertEqual('seg1', db.failover_segment_get_by_uuid(
             self.ctx, segment.uuid).name)
+
+
+class TestEndOfTransaction(base.DbTestCase):
+    """The pool's reset of a connection whose transaction has just ended
+    sends no second ROLLBACK.
+    """
+
+    def setUp(self):
+        super().setUp()
+        dialect = type(db.get_engine().dialect)
+        self.commits = self.useFixture(fixtures.MockPatchObject(
+            dialect, 'do_commit', autospec=True,
+            side_effect=dialect.do_commit)).mock
+        self.rollbacks = self.useFixture(fixtures.MockPatchObject(
+            dialect, 'do_rollback', autospec=True,
+            side_effect=dialect.do_rollback)).mock
+        # NOTE: a new engine, made with the counting dialect methods (a
+        # new in-memory SQLite database needs the tables again).
+        self.addCleanup(db.configure(self.conf_fixture.conf))
+        models.BASE.metadata.create_all(db.get_engine())
+        self.segment = self.create_segment(name='seg1')
+        self.commits.reset_mock()
+        self.rollbacks.reset_mock()
+
+    def test_a_read_rolls_back_once(self):
+        db.failover_segment_get_by_uuid(self.ctx, self.segment.uuid)
+        self.assertEqual(1, self.rollbacks.call_count)
+        self.assertEqual(0, self.commits.call_count)
+
+    def test_a_write_commits_without_rollback(self):
+        db.failover_segment_update(self.ctx, self.segment.uuid,
+                                   {'description': 'changed'})
+        self.assertEqual(1, self.commits.call_count)
+        self.assertEqual(0, self.rollbacks.call_count)
+
+    def test_a_statement_after_the_end_is_rolled_back(self):
+        db.failover_segment_get_by_uuid(self.ctx, self.segment.uuid)
+        with db.get_engine().connect() as connection:
+            # NOTE: the transaction this statement begins is left open.
+            connection.execute(sa.select(models.FailoverSegment.name))
+        self.assertEqual(2, self.rollbacks.call_count)
+
+    def test_a_failed_write_is_rolled_back(self):
+        @facade.writer
+        def insert_twice(context):
+            context.session.execute(
+                sa.insert(models.FailoverSegment.__table__).values(
+                    uuid=self.segment.uuid, name='other', deleted=0,
+                    service_type='COMPUTE', recovery_method='auto'))
+
+        self.assertRaises(db_exc.DBDuplicateEntry, insert_twice, self.ctx)
+        self.assertEqual(1, self.rollbacks.call_count)
+        self.assertEqual(0, self.commits.call_count)
 
 
 class TestModelQuery(base.DbTestCase):

@@ -19,6 +19,7 @@ only from that version on.
 """
 
 import collections
+import functools
 
 from oslo_utils import timeutils
 
@@ -76,15 +77,25 @@ def _keys(names, render=None):
                  for name in names)
 
 
+@functools.lru_cache(maxsize=None)
+def _shown(keys, version):
+    """(name, attribute, render) of the ``keys`` shown at ``version``,
+    worked out once per view and microversion rather than per object.
+    """
+    return tuple((name, attribute, render)
+                 for name, attribute, render, min_version in keys
+                 if min_version is None or version >= min_version)
+
+
 def _render(obj, keys, version, view=None):
     view = {} if view is None else view
-    for name, attribute, render, min_version in keys:
-        if min_version is not None and version < min_version:
-            continue
+    for name, attribute, render in _shown(keys, version):
         value = getattr(obj, attribute, _UNSET)
         if value is _UNSET:
             continue
-        view[name] = value if render is None else render(value)
+        # NOTE: every renderer shows None as None (most times are unset).
+        view[name] = (value if render is None or value is None
+                      else render(value))
     return view
 
 
