@@ -132,4 +132,5 @@ def write_fencing(state_dir, entries):
     return _write_private(
         os.path.join(state_dir, FENCING_CONFIG_FILE),
         '[fencing]\nconfig_file = %s\n\n'
-        '[DEFAULT]\nhost_failure_recovery_threads = 20\n' % fencing_file)
+        '[DEFAULT]\nhost_failure_recovery_threads = 20\n\n'
+        '[host_failure]\nevacuation_poll_interval = 0.2\n' % fencing_file)

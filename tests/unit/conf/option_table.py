@@ -113,6 +113,8 @@ GROUPS = [
     ('host_failure', 'service_disable_reason', Str,
      'Masakari detected host failed.', {}),
     ('host_failure', 'poll_compute_service_down', Bool, False, {}),
+    ('host_failure', 'evacuation_poll_interval', Float, None,
+     {'min': 0.05}),
     # Extension: the per-phase timeline's budget (metrics).
     ('host_failure', 'recovery_time_budget', Float, None, {'min': 0}),
     ('instance_failure', 'process_all_instances', Bool, False, {}),

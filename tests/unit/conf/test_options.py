@@ -81,11 +81,11 @@ class TestOptionDefinitions(testtools.TestCase):
     def test_group_counts(self):
         # NOTE: the reference's counts plus our additions:
         # [DEFAULT]/nova_api_timeout, [host_failure]/
-        # poll_compute_service_down and recovery_time_budget, [metrics],
-        # [takeover].
+        # poll_compute_service_down, evacuation_poll_interval and
+        # recovery_time_budget, [metrics], [takeover].
         self.assertEqual({'DEFAULT': 48, 'coordination': 1,
                           # + 4 of the mass-failure brake
-                          'host_failure': 7 + 4, 'instance_failure': 2,
+                          'host_failure': 8 + 4, 'instance_failure': 2,
                           'process_failure': 1, 'taskflow': 1,
                           'osapi_v1': 3, 'ssl': 5, 'wsgi': 11,
                           'metrics': 5,

@@ -15,11 +15,15 @@ Nova calls, vmoves, progress messages, final status and versioned
 notifications.
 """
 
+import time
 from unittest import mock
 
 from oslo_db import exception as db_exc
 
 from masakari.db import api as db_api
+from masakari.engine.drivers.taskflow import evacuation
+from masakari.engine.drivers.taskflow import waiting
+from masakari import objects
 from masakari.objects import fields
 from tests.unit.engine import recovery_base as base
 
@@ -474,3 +478,92 @@ class WaitAfterDisableTestCase(base.RecoveryTestCase):
         [move] = self.engine.vmoves(notification)
         self.assertIn('Compute service of compute-1 is still in use.',
                       move.message)
+
+
+class EvacuationPollTestCase(base.RecoveryTestCase):
+    """How often an evacuation is checked: verify_interval unless
+    [host_failure]/evacuation_poll_interval is set.
+    """
+
+    servers = [base.server('vm')]
+
+    def evacuate(self, seconds):
+        """Recover with an evacuation of ``seconds``; return the pauses
+        between two checks and the server's calls.
+        """
+        self.nova.set_delays(evacuate=seconds)
+        clock = mock.Mock(wraps=time)
+        with mock.patch.object(waiting, 'time', clock):
+            notification = self.host_down(event='STOPPED',
+                                          host_status='NORMAL')
+        self.assertEqual(Status.FINISHED, notification.status)
+        return ([pause for (pause,), _ in clock.sleep.call_args_list],
+                self.server_calls('vm'))
+
+    def test_unset_every_verify_interval_with_the_same_calls(self):
+        self.config(verify_interval=1)
+        pauses, calls = self.evacuate(0.3)
+        self.assertEqual([1], pauses)
+        self.assertEqual(['GET', 'GET', LOCK, EVACUATE, 'GET', 'GET', 'GET',
+                          UNLOCK], calls)
+
+    def test_set_checks_at_that_interval(self):
+        self.config(verify_interval=1)
+        self.config(evacuation_poll_interval=0.05, group='host_failure')
+        pauses, calls = self.evacuate(0.3)
+        self.assertGreaterEqual(len(pauses), 4)
+        self.assertEqual({0.05}, set(pauses))
+        # One check after each pause, then the read of the destination.
+        self.assertEqual(['GET', 'GET', LOCK, EVACUATE] +
+                         ['GET'] * (len(pauses) + 2) + [UNLOCK], calls)
+
+    def test_backs_off_to_verify_interval(self):
+        self.config(verify_interval=2)
+        self.config(evacuation_poll_interval=0.25, group='host_failure')
+        interval = evacuation.confirmation_interval()
+        self.assertEqual([0.25, 0.25, 0.5, 1.5, 2, 2],
+                         [interval(waited)
+                          for waited in (0, 2.5, 5, 15, 20, 600)])
+
+    def test_never_slower_than_the_poll_interval_itself(self):
+        self.config(evacuation_poll_interval=0.25, group='host_failure')
+        interval = evacuation.confirmation_interval()
+        self.assertEqual([0.25, 0.25], [interval(0), interval(600)])
+
+    def test_unset_is_verify_interval(self):
+        self.config(verify_interval=3)
+        self.assertEqual(3, evacuation.confirmation_interval())
+
+
+class VMoveWritesTestCase(base.RecoveryTestCase):
+    """The end time is written with the outcome, never after it."""
+
+    servers = [base.server('vm')]
+
+    def saved(self):
+        writes = []
+        save = objects.VMove.save
+
+        def recorded(move):
+            writes.append((move.status, move.end_time is not None))
+            return save(move)
+
+        with mock.patch.object(objects.VMove, 'save', autospec=True,
+                               side_effect=recorded):
+            notification = self.host_down(event='STOPPED',
+                                          host_status='NORMAL')
+        return notification, writes
+
+    def test_succeeded(self):
+        notification, writes = self.saved()
+        self.assertEqual([('ongoing', False), ('succeeded', True)], writes)
+        [move] = self.engine.vmoves(notification)
+        self.assertLessEqual(move.start_time, move.end_time)
+
+    def test_failed(self):
+        self.nova.add_fault(method='POST', path='/servers/*/action',
+                            action='evacuate', status=409,
+                            message='Cannot evacuate')
+        notification, writes = self.saved()
+        self.assertEqual(Status.ERROR, notification.status)
+        self.assertEqual([('ongoing', False), ('failed', True)], writes)

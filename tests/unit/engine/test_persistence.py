@@ -15,6 +15,7 @@ reader gives.
 """
 
 import contextlib
+import threading
 
 from taskflow.persistence import models
 import testtools
@@ -71,3 +72,26 @@ class RecordedRunsTestCase(testtools.TestCase):
 
     def test_no_logbook(self):
         self.assertEqual([], self.runs())
+
+
+class SharedConnectionTestCase(testtools.TestCase):
+
+    def test_one_connection_object_for_every_caller(self):
+        url = 'sqlite://'
+        persistence.upgrade(url)
+        self.addCleanup(persistence.reset)
+        backend = persistence.get_backend(url)
+        got = []
+        threads = [threading.Thread(
+            target=lambda: got.append(backend.get_connection()))
+            for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(1, len({id(connection) for connection in got}))
+        with contextlib.closing(got[0]) as connection:
+            connection.save_logbook(models.LogBook('book', uuid='book'))
+        # Closed, it still works: taskflow's close() holds nothing.
+        self.assertEqual('book',
+                         backend.get_connection().get_logbook('book').name)

@@ -18,6 +18,7 @@ import re
 
 from taskflow import engines
 from taskflow.patterns import linear_flow
+from taskflow import task as taskflow_task
 import testtools
 
 from masakari.engine.drivers.taskflow import base
@@ -92,6 +93,31 @@ class MasakariTaskTestCase(testtools.TestCase):
             self.assertTrue(re.fullmatch(
                 r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{6})?',
                 entry['timestamp']), entry['timestamp'])
+
+    def test_messages_stored_together_read_back_as_one_by_one(self):
+        class Together(base.MasakariTask):
+            def execute(self):
+                self.update_details('first')
+                self.update_details_together(['second', 'third'], 0.5)
+
+        stores = []
+
+        def stored(event, details):
+            # NOTE: taskflow also reports the start and the end (0.0,
+            # 1.0) without details.
+            if 'progress_details' in details:
+                stores.append([entry['message']
+                               for entry in details['progress_details']])
+
+        task = Together('ctx', 'nova')
+        task.notifier.register(taskflow_task.EVENT_UPDATE_PROGRESS, stored)
+        engines.run(linear_flow.Flow('f').add(task))
+        self.assertEqual([['first'], ['first', 'second', 'third']], stores)
+        entries = task.progress
+        self.assertEqual([(0.0, 'first'), (0.5, 'second'), (0.5, 'third')],
+                         [(entry['progress'], entry['message'])
+                          for entry in entries])
+        self.assertEqual(entries[1]['timestamp'], entries[2]['timestamp'])
 
     def test_no_op(self):
         task = no_op.Noop(context='ctx', novaclient='nova', extra=1)

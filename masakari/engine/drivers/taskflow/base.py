@@ -103,9 +103,17 @@ class MasakariTask(task.Task):
         taskflow writes it to the atom's meta as ``progress`` and
         ``progress_details: {at_progress, details: {progress_details}}``.
         """
-        self.progress.append({'timestamp': str(timeutils.utcnow()),
-                              'progress': progress,
-                              'message': progress_data})
+        self.update_details_together([progress_data], progress)
+
+    def update_details_together(self, messages, progress=0.0):
+        """Record several progress messages, then store the list once.
+
+        The stored list ends as after one update_details per message;
+        only the stores in between are saved.
+        """
+        timestamp = str(timeutils.utcnow())
+        self.progress.extend({'timestamp': timestamp, 'progress': progress,
+                              'message': message} for message in messages)
         self._notifier.notify(task.EVENT_UPDATE_PROGRESS,
                               {'progress': progress,
                                'progress_details': self.progress})

@@ -15,7 +15,9 @@
 Runs in one thread of the evacuation pool of EvacuateInstancesTask and
 records the outcome in the instance's vmove row: ``ongoing`` when the
 evacuation is requested, then ``succeeded`` (with ``dest_host``) or
-``failed`` (with the reason), and always ``end_time``.
+``failed`` (with the reason), each with ``end_time`` in the same write.
+The confirmation polls Nova every [DEFAULT]/verify_interval seconds, or
+faster with [host_failure]/evacuation_poll_interval.
 
 A server that is no longer on the failed host when its evacuation starts
 was moved by an earlier request whose answer was lost (Nova timed out,
@@ -41,6 +43,23 @@ VM_STATE, TASK_STATE, HYPERVISOR = (base.VM_STATE, base.TASK_STATE,
                                     base.HYPERVISOR)
 ACTIVE, ERROR, STOPPED = base.ACTIVE, base.ERROR, base.STOPPED
 TIMEOUT_MESSAGE = 'Failed reason: timeout.'
+# An evacuation older than this many evacuation_poll_intervals is checked
+# every tenth of its age (the slowest: verify_interval).
+BACKOFF_AFTER = 10
+
+
+def confirmation_interval():
+    """The ``interval`` of waiting.poll for confirming an evacuation.
+
+    [DEFAULT]/verify_interval unless [host_failure]/evacuation_poll_interval
+    is set: then that interval while the evacuation is young, backing off
+    to a tenth of its age, at most verify_interval.
+    """
+    fast = CONF.host_failure.evacuation_poll_interval
+    if fast is None:
+        return CONF.verify_interval
+    slowest = max(CONF.verify_interval, fast)
+    return lambda waited: min(max(fast, waited / BACKOFF_AFTER), slowest)
 
 
 def _prepare(context, novaclient, instance):
@@ -81,7 +100,7 @@ def _confirm_evacuated(context, novaclient, vmove, before):
 
     try:
         waiting.poll(moved, CONF.wait_period_after_evacuation,
-                     CONF.verify_interval)
+                     confirmation_interval())
     except waiting.Timeout:
         LOG.warning("Timeout for instance '%s' evacuation.",
                     vmove.instance_uuid)
@@ -121,20 +140,28 @@ class _Evacuation:
         try:
             self._evacuate()
         except waiting.Timeout:
-            vmove.status = fields.VMoveStatus.FAILED
-            vmove.message = TIMEOUT_MESSAGE
-            vmove.save()
+            self._end(fields.VMoveStatus.FAILED, message=TIMEOUT_MESSAGE)
         except Exception as error:
             LOG.warning('Failed to evacuate instance %(uuid)s: %(error)s',
                         {'uuid': vmove.instance_uuid, 'error': error})
-            vmove.status = fields.VMoveStatus.FAILED
-            vmove.message = str(error)
-            vmove.save()
+            self._end(fields.VMoveStatus.FAILED, message=str(error))
         finally:
-            vmove.end_time = timeutils.utcnow()
-            vmove.save()
+            if vmove.end_time is None:
+                # NOTE: interrupted by other than an Exception: no outcome,
+                # but the end time is recorded all the same.
+                vmove.end_time = timeutils.utcnow()
+                vmove.save()
             if self.instance is not None and not self.already_locked:
                 self._unlock()
+
+    def _end(self, status, **values):
+        """Record the outcome and the end time in one write."""
+        vmove = self.vmove
+        vmove.status = status
+        for name, value in values.items():
+            setattr(vmove, name, value)
+        vmove.end_time = timeutils.utcnow()
+        vmove.save()
 
     def _evacuate(self):
         context, novaclient, vmove = self.context, self.novaclient, self.vmove
@@ -168,12 +195,9 @@ class _Evacuation:
         self._succeeded(novaclient.get_server(context, uuid))
 
     def _succeeded(self, server):
-        vmove = self.vmove
         destination = getattr(server, HYPERVISOR)
-        vmove.status = fields.VMoveStatus.SUCCEEDED
-        if destination:
-            vmove.dest_host = destination
-        vmove.save()
+        self._end(fields.VMoveStatus.SUCCEEDED,
+                  **({'dest_host': destination} if destination else {}))
 
     def _confirm_earlier_evacuation(self):
         """Poll the evacuation an earlier engine requested until it ends.
@@ -201,7 +225,7 @@ class _Evacuation:
             return getattr(server, HYPERVISOR) != vmove.source_host
 
         waiting.poll(ended, CONF.wait_period_after_evacuation,
-                     CONF.verify_interval)
+                     confirmation_interval())
         self._succeeded(novaclient.get_server(context, vmove.instance_uuid))
 
     def _unlock(self):

@@ -214,13 +214,17 @@ class EvacuateInstancesTask(base.MasakariTask):
 
     def _evacuate(self, moves, reserved_host):
         # NOTE: a move is announced, then waits for a free slot; at most
-        # host_failure_recovery_threads evacuations run at once.
-        slots = threading.BoundedSemaphore(
-            CONF.host_failure_recovery_threads)
+        # host_failure_recovery_threads evacuations run at once. The moves
+        # that have a slot at once are announced in one progress write,
+        # which would otherwise delay each start by the previous write.
+        count = CONF.host_failure_recovery_threads
+        slots = threading.BoundedSemaphore(count)
+        if moves:
+            self._announce(moves[:count])
         threads = []
-        for move in moves:
-            self.update_details("Evacuation of instance started: '%s'"
-                                % move.instance_uuid, 0.5)
+        for number, move in enumerate(moves):
+            if number >= count:
+                self._announce([move])
             slots.acquire()
             thread = threading.Thread(
                 target=self._evacuate_in_slot,
@@ -230,6 +234,11 @@ class EvacuateInstancesTask(base.MasakariTask):
             threads.append(thread)
         for thread in threads:
             thread.join()
+
+    def _announce(self, moves):
+        self.update_details_together(
+            ["Evacuation of instance started: '%s'" % move.instance_uuid
+             for move in moves], 0.5)
 
     def _evacuate_in_slot(self, slots, move, reserved_host):
         try:

@@ -59,15 +59,37 @@ def get_backend(url):
         backend = _backends.get(url)
         if backend is None:
             backend = backends.fetch({'connection': url})
-            if (isinstance(backend, impl_sqlalchemy.SQLAlchemyBackend) and
-                    backend.engine.dialect.name == 'sqlite'):
-                # NOTE: taskflow's tables cascade the deletion of a logbook
-                # to its flow and atom details through foreign keys, which
-                # SQLite only enforces when asked to.
-                sa.event.listen(backend.engine, 'connect',
-                                _enforce_sqlite_foreign_keys)
+            if isinstance(backend, impl_sqlalchemy.SQLAlchemyBackend):
+                _share_connection(backend)
+                if backend.engine.dialect.name == 'sqlite':
+                    # NOTE: taskflow's tables cascade the deletion of a
+                    # logbook to its flow and atom details through foreign
+                    # keys, which SQLite only enforces when asked to.
+                    sa.event.listen(backend.engine, 'connect',
+                                    _enforce_sqlite_foreign_keys)
             _backends[url] = backend
         return backend
+
+
+def _share_connection(backend):
+    """Make ``backend`` hand out one connection object to every caller.
+
+    NOTE: taskflow's storage asks for a connection at each write (every
+    state change and progress update), and each new one builds taskflow's
+    table metadata again: milliseconds of CPU each. The object holds no
+    database connection (each operation takes one from the engine's pool)
+    and its close() does nothing, so one serves every thread.
+    """
+    connect = backend.get_connection
+    shared = []
+    lock = threading.Lock()
+
+    def get_connection():
+        with lock:
+            if not shared:
+                shared.append(connect())
+            return shared[0]
+    backend.get_connection = get_connection
 
 
 def upgrade(url):

@@ -26,10 +26,13 @@ def poll(condition, timeout, interval):
     wait and propagates.
 
     :param timeout: seconds; checked after each false evaluation.
+    :param interval: seconds, or a callable given the seconds waited so
+        far that returns the seconds until the next evaluation.
     :raises Timeout: when ``timeout`` seconds have passed since the start.
     """
     started = time.monotonic()
     while not condition():
-        if time.monotonic() - started >= timeout:
+        waited = time.monotonic() - started
+        if waited >= timeout:
             raise Timeout()
-        time.sleep(interval)
+        time.sleep(interval(waited) if callable(interval) else interval)
