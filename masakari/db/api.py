@@ -437,9 +437,11 @@ def notification_update(context, notification_uuid, values):
 
     :raises: NotificationNotFound
     """
-    _save(context, _notification_get_by_uuid(context, notification_uuid),
-          values)
-    return _notification_get_by_uuid(context, notification_uuid)
+    notification = _notification_get_by_uuid(context, notification_uuid)
+    # NOTE: the flushed instance is the row: a second SELECT in this
+    # session would hand back this very instance (identity map).
+    _save(context, notification, values)
+    return notification
 
 
 @facade.writer

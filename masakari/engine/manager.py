@@ -22,6 +22,8 @@ ones (doc/source/admin/periodic-tasks.rst). The takeover watch
 processes notifications whose cast was lost.
 """
 
+import contextlib
+import threading
 import time
 
 from oslo_concurrency import lockutils
@@ -66,6 +68,22 @@ def _is_older_than(notification, seconds):
     return timeutils.is_older_than(notification.generated_time, seconds)
 
 
+def _database_slots():
+    """What the database steps of a notification's processing hold: one
+    of ``[database]/max_pool_size`` slots (none to hold when the pool is
+    unbounded).
+
+    NOTE: the RPC server runs many notifications at once (up to
+    ``[DEFAULT]/executor_thread_pool_size``); past the pool's size, each
+    of their transactions would open a connection of its own and close it
+    again, and opening one costs far more than the transaction.
+    """
+    size = CONF.database.max_pool_size
+    if not size or size < 0:
+        return contextlib.nullcontext()
+    return threading.BoundedSemaphore(size)
+
+
 def _unlock_after_interruption(context, novaclient, instance_uuid):
     """Best effort: unlock a server whose evacuation an engine stop cut
     short, since nobody else ever will.
@@ -108,6 +126,7 @@ class MasakariManager(manager.Manager):
                 if CONF.fencing.return_to_service else -1,
         })
         self._host_initialised = False
+        self._database_step = _database_slots()
         self.watch = watch.RecoveryWatch(self.driver, self._resume,
                                          self._process_lost_cast)
 
@@ -127,8 +146,9 @@ class MasakariManager(manager.Manager):
             ``new`` for the periodic retry); FailoverSegmentDisabled when
             the host's segment is disabled (it becomes ``ignored``).
         """
-        host = objects.Host.get_by_uuid(context,
-                                        notification.source_host_uuid)
+        with self._database_step:
+            host = objects.Host.get_by_uuid(context,
+                                            notification.source_host_uuid)
         if not host.failover_segment.enabled:
             self._ignore_for_disabled_segment(notification)
             raise exception.FailoverSegmentDisabled(
@@ -170,7 +190,8 @@ class MasakariManager(manager.Manager):
                     'disabled.', notification.notification_uuid)
         notification.status = Status.IGNORED
         notification.message = SEGMENT_DISABLED_MESSAGE
-        notification.save()
+        with self._database_step:
+            notification.save()
 
     def _process_notification(self, context, notification):
         notifications.notify_about_notification_update(
@@ -183,7 +204,9 @@ class MasakariManager(manager.Manager):
                      {'uuid': notification.notification_uuid,
                       'type': notification.type})
             received = notification.status
-            if not claims.start_notification(context, notification):
+            with self._database_step:
+                started = claims.start_notification(context, notification)
+            if not started:
                 return
             self._recover(context, notification, received)
 
@@ -237,9 +260,11 @@ class MasakariManager(manager.Manager):
         pause = 1
         while True:
             try:
-                self._close_unfinished_moves(context, notification, status)
-                notification.status = status
-                notification.save()
+                with self._database_step:
+                    self._close_unfinished_moves(context, notification,
+                                                 status)
+                    notification.status = status
+                    notification.save()
                 return
             except db_exception.DBConnectionError:
                 if time.monotonic() > deadline:
@@ -252,6 +277,9 @@ class MasakariManager(manager.Manager):
 
     @staticmethod
     def _close_unfinished_moves(context, notification, status):
+        if notification.type != fields.NotificationType.COMPUTE_HOST:
+            # NOTE: only a host recovery records vmoves.
+            return
         try:
             records.close_unfinished_moves(
                 context, notification.notification_uuid, status)

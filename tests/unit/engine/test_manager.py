@@ -14,13 +14,20 @@
 periodic tasks and the progress read-back.
 """
 
+import contextlib
 import datetime
+import threading
+import time
 from unittest import mock
 
+import fixtures
 from oslo_messaging.rpc import dispatcher
 from oslo_service import periodic_task
 from oslo_utils import timeutils
+import sqlalchemy
 
+from masakari.db import api as db_api
+from masakari.engine import claims
 from masakari.engine import manager as engine_manager
 from masakari import exception
 from masakari import objects
@@ -156,6 +163,82 @@ class ProcessingTestCase(base.RecoveryTestCase):
         self.assertEqual('Failed to fetch notification recovery workflow '
                          'details for %s' % notification.notification_uuid,
                          str(error))
+
+
+class DatabaseStepsTestCase(base.RecoveryTestCase):
+    """What the processing of a notification asks of the database."""
+
+    IGNORED_VM = {'instance_uuid': 'a6b6bd4b-1a4b-4ec0-9b4a-c4e7ba6bcd11',
+                  'vir_domain_event': 'STARTED_BOOTED', 'event': 'LIFECYCLE'}
+
+    def statements_of(self, notification):
+        """The SQL statements (but BEGIN) of processing ``notification``.
+        """
+        statements = []
+        engine = db_api.get_engine()
+
+        def record(connection, cursor, statement, *args):
+            if statement != 'BEGIN':
+                statements.append(statement)
+        sqlalchemy.event.listen(engine, 'before_cursor_execute', record)
+        try:
+            self.manager.process_notification(self.context, notification)
+        finally:
+            sqlalchemy.event.remove(engine, 'before_cursor_execute', record)
+        return statements
+
+    def test_a_vm_notification_reads_no_vmoves(self):
+        notification = self.engine.create_notification(
+            self.host, type='VM', payload=self.IGNORED_VM)
+        statements = self.statements_of(notification)
+        # NOTE: its host; its claim (and read-back); its final status.
+        self.assertEqual(
+            ['SELECT', 'UPDATE', 'SELECT', 'SELECT', 'UPDATE'],
+            [statement.split()[0] for statement in statements])
+        self.assertNotIn('vmoves', ' '.join(statements))
+        self.assertEqual(Status.IGNORED,
+                         self.engine.reload(notification).status)
+
+    def test_at_most_the_pool_size_of_database_steps_at_once(self):
+        self.config(max_pool_size=2, group='database')
+        manager = engine_manager.MasakariManager()
+        notifications = [self.engine.create_notification(
+            self.engine.create_host(self.segment, name='vm-host-%d' % index),
+            type='VM', payload=self.IGNORED_VM) for index in range(6)]
+        lock = threading.Lock()
+        running, most = [0], [0]
+        start_notification = claims.start_notification
+
+        def claim(context, notification):
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0])
+            time.sleep(0.05)
+            try:
+                return start_notification(context, notification)
+            finally:
+                with lock:
+                    running[0] -= 1
+
+        self.useFixture(fixtures.MockPatchObject(
+            claims, 'start_notification', claim))
+        threads = [threading.Thread(
+            target=manager.process_notification,
+            args=(self.context, notification))
+            for notification in notifications]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(2, most[0])
+        self.assertEqual({Status.IGNORED}, {
+            self.engine.reload(notification).status
+            for notification in notifications})
+
+    def test_an_unbounded_pool_bounds_nothing(self):
+        self.config(max_pool_size=0, group='database')
+        self.assertIsInstance(engine_manager._database_slots(),
+                              contextlib.nullcontext)
 
 
 class PeriodicRetryTestCase(base.RecoveryTestCase):
