@@ -22,6 +22,8 @@ from oslo_db import api as oslo_db_api
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
+from masakari.db import tls
+
 # NOTE: a private context, not oslo.db's global one, so that no library
 # sharing the process can reconfigure Masakari's database.
 CONTEXT_MANAGER = enginefacade.transaction_context()
@@ -64,6 +66,7 @@ def configure(conf):
             'max_retries': database.db_max_retries,
         }
     fresh.append_on_engine_create(_skip_redundant_rollbacks)
+    fresh.append_on_engine_create(tls.share_tls_context)
     previous = dict(_state)
     restore_factory = CONTEXT_MANAGER.patch_factory(fresh)
     _state.update(reconnect=reconnect)

@@ -26,6 +26,7 @@ import sqlalchemy as sa
 
 from masakari.db import api as db
 from masakari.db.sqlalchemy import models
+from masakari.db import tls
 from masakari import exception
 from tests.fixtures import database
 from tests.unit.db import base
@@ -86,6 +87,18 @@ class TestMySQLOnly(OnMariaDB, base.DbTestCase):
         segment = self.create_segment(description=description)
         self.assertEqual(description, db.failover_segment_get_by_uuid(
             self.ctx, segment.uuid).description)
+
+    def test_new_connections_share_the_tls_context(self):
+        connections = [self.database.engine.connect() for _ in range(3)]
+        for connection in connections:
+            self.addCleanup(connection.close)
+        raw = [connection.connection.dbapi_connection
+               for connection in connections]
+        shared = [connection for connection in raw
+                  if isinstance(connection, tls.Connection)]
+        self.assertNotEqual([], shared)
+        self.assertEqual({id(tls._preferred_context())},
+                         {id(connection.ctx) for connection in shared})
 
     def test_host_of_an_unknown_segment(self):
         segment = models.FailoverSegment(uuid='not-there')

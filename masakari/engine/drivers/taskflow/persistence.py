@@ -27,6 +27,8 @@ from taskflow.persistence import backends
 from taskflow.persistence.backends import impl_sqlalchemy
 from taskflow.persistence.backends.sqlalchemy import tables
 
+from masakari.db import tls
+
 _backends = {}
 _backends_lock = threading.Lock()
 # taskflow's own table definitions, to read a logbook in one query.
@@ -61,6 +63,7 @@ def get_backend(url):
             backend = backends.fetch({'connection': url})
             if isinstance(backend, impl_sqlalchemy.SQLAlchemyBackend):
                 _share_connection(backend)
+                tls.share_tls_context(backend.engine)
                 if backend.engine.dialect.name == 'sqlite':
                     # NOTE: taskflow's tables cascade the deletion of a
                     # logbook to its flow and atom details through foreign

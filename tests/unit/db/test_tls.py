@@ -1,0 +1,74 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+
+"""PyMySQL connections share their preferred-mode TLS context."""
+
+from pymysql import connections as pymysql_connections
+import sqlalchemy as sa
+import testtools
+
+from masakari.db import tls
+
+
+def _settings(context):
+    return (context.verify_mode, context.check_hostname,
+            context.verify_flags, context.options, context.protocol)
+
+
+class TestConnection(testtools.TestCase):
+
+    def connection(self, cls=tls.Connection, **options):
+        return cls(host='127.0.0.1', defer_connect=True, **options)
+
+    def test_preferred_mode_context_is_shared(self):
+        first, second = self.connection(), self.connection()
+        self.assertIs(first.ctx, second.ctx)
+        # NOTE: TLS still offered and not required, as PyMySQL does.
+        self.assertTrue(first.ssl)
+        self.assertFalse(first._ssl_required)
+
+    def test_shared_context_has_pymysqls_settings(self):
+        own = self.connection(cls=pymysql_connections.Connection)
+        self.assertIsNot(own.ctx, self.connection().ctx)
+        self.assertEqual(_settings(own.ctx), _settings(self.connection().ctx))
+
+    def test_tls_options_get_a_context_of_their_own(self):
+        connection = self.connection(ssl_verify_cert=True)
+        self.assertIsNot(self.connection().ctx, connection.ctx)
+        self.assertTrue(connection._ssl_required)
+
+    def test_disabled_tls_builds_no_context(self):
+        connection = self.connection(ssl_disabled=True)
+        self.assertFalse(connection.ssl)
+
+
+class TestShareTLSContext(testtools.TestCase):
+
+    def engine(self, url):
+        engine = sa.create_engine(url)
+        self.addCleanup(engine.dispose)
+        tls.share_tls_context(engine)
+        return engine
+
+    def test_pymysql_engine_connects_through_it(self):
+        engine = self.engine('mysql+pymysql://user@127.0.0.1/db')
+        self.assertTrue(sa.event.contains(engine, 'do_connect', tls._connect))
+        connection = tls._connect(engine.dialect, None, (),
+                                  {'host': '127.0.0.1',
+                                   'defer_connect': True})
+        self.assertIsInstance(connection, tls.Connection)
+
+    def test_other_drivers_are_left_alone(self):
+        engine = self.engine('sqlite://')
+        self.assertFalse(sa.event.contains(engine, 'do_connect',
+                                           tls._connect))
