@@ -119,6 +119,12 @@ def _soft_delete(context, model, not_found, **criteria):
         raise not_found
 
 
+def _filters(filters, *names):
+    """The entries of ``filters`` (may be None) that ``names`` name."""
+    filters = filters or {}
+    return {name: filters[name] for name in names if name in filters}
+
+
 # --- failover segments -------------------------------------------------------
 
 @facade.reader
@@ -130,13 +136,10 @@ def failover_segment_get_all_by_filters(context, filters=None, sort_keys=None,
 
     :raises: InvalidInput, MarkerNotFound, InvalidSortKey
     """
-    model = models.FailoverSegment
-    query = facade.model_query(context, model)
-    for key in ('recovery_method', 'service_type', 'enabled'):
-        if key in (filters or {}):
-            query = query.filter(getattr(model, key) == filters[key])
-    return paging.get_page(context, model, query, sort_keys, sort_dirs,
-                           limit, marker)
+    return paging.get_page(
+        context, models.FailoverSegment,
+        _filters(filters, 'recovery_method', 'service_type', 'enabled'),
+        sort_keys=sort_keys, sort_dirs=sort_dirs, limit=limit, marker=marker)
 
 
 @facade.reader
@@ -244,13 +247,12 @@ def host_get_all_by_filters(context, filters=None, sort_keys=None,
 
     :raises: InvalidInput, MarkerNotFound, InvalidSortKey
     """
-    model = models.Host
-    query = facade.model_query(context, model)
-    for key in ('failover_segment_id', 'type', 'on_maintenance', 'reserved'):
-        if key in (filters or {}):
-            query = query.filter(getattr(model, key) == filters[key])
-    return paging.get_page(context, model, query, sort_keys, sort_dirs,
-                           limit, marker, embed=EMBEDDED[model])
+    return paging.get_page(
+        context, models.Host,
+        _filters(filters, 'failover_segment_id', 'type', 'on_maintenance',
+                 'reserved'),
+        sort_keys=sort_keys, sort_dirs=sort_dirs, limit=limit, marker=marker,
+        embed=EMBEDDED[models.Host])
 
 
 @_named_in_faults
@@ -354,19 +356,15 @@ def notifications_get_all_by_filters(context, filters=None, sort_keys=None,
 
     :raises: InvalidInput, MarkerNotFound, InvalidSortKey
     """
-    model = models.Notification
-    filters = filters or {}
-    query = facade.model_query(context, model)
-    for key in ('source_host_uuid', 'failover_segment_uuid', 'type'):
-        if key in filters:
-            query = query.filter(getattr(model, key) == filters[key])
-    if 'status' in filters:
-        query = paging.filter_equal(query, model.status, filters['status'])
-    if 'generated-since' in filters:
-        since = timeutils.normalize_time(filters['generated-since'])
-        query = query.filter(model.generated_time >= since)
-    return paging.get_page(context, model, query, sort_keys, sort_dirs,
-                           limit, marker)
+    at_least = {}
+    if 'generated-since' in (filters or {}):
+        at_least['generated_time'] = timeutils.normalize_time(
+            filters['generated-since'])
+    return paging.get_page(
+        context, models.Notification,
+        _filters(filters, 'source_host_uuid', 'failover_segment_uuid',
+                 'type', 'status'),
+        at_least, sort_keys, sort_dirs, limit, marker)
 
 
 @facade.reader
@@ -485,16 +483,10 @@ def vmoves_get_all_by_filters(context, filters=None, sort_keys=None,
 
     :raises: InvalidInput, MarkerNotFound, InvalidSortKey
     """
-    model = models.VMove
-    filters = filters or {}
-    query = facade.model_query(context, model)
-    for key in ('notification_uuid', 'type'):
-        if key in filters:
-            query = query.filter(getattr(model, key) == filters[key])
-    if 'status' in filters:
-        query = paging.filter_equal(query, model.status, filters['status'])
-    return paging.get_page(context, model, query, sort_keys, sort_dirs,
-                           limit, marker)
+    return paging.get_page(
+        context, models.VMove,
+        _filters(filters, 'notification_uuid', 'type', 'status'),
+        sort_keys=sort_keys, sort_dirs=sort_dirs, limit=limit, marker=marker)
 
 
 def _vmove_get_by_uuid(context, vmove_uuid):

@@ -158,25 +158,24 @@ def _row_maker(model, embed):
     return row
 
 
-def _selecting_rows(query, model, embed):
-    """``query`` selecting the columns of ``model`` (and, with ``embed``,
-    those of the row that relationship names, outer joined), and a
-    function turning one result into a Row.
-    """
-    columns, _, joined, join, joined_columns, _ = _selection(model, embed)
-    if embed is not None:
-        query = query.outerjoin(joined, join)
-    return (query.with_entities(*columns, *joined_columns),
-            _row_maker(model, embed))
+# NOTE: names of bind parameters that no column key takes: the page
+# size, and a column's lower bound.
+_LIMIT = 'page_limit'
+_AT_LEAST = '%s_at_least'
 
 
-@functools.lru_cache(maxsize=None)
-def _first_row_statement(model, embed, read_deleted, keys):
-    """The SELECT of ``get_row``: the first row whose columns ``keys``
-    equal the bind parameters of the same names.
+@functools.lru_cache(maxsize=256)
+def _filtered_statement(model, embed, read_deleted, equal=(), among=(),
+                        at_least=()):
+    """The SELECT of ``_selection``'s columns: the rows (live ones as
+    ``read_deleted`` says) whose columns named in ``equal`` equal the
+    bind parameters of the same names, whose columns named in ``among``
+    are IN theirs (expanding) and whose columns named in ``at_least`` are
+    at least theirs (named ``_AT_LEAST``).
 
-    NOTE: built once per shape and reused; building it through the ORM's
-    Query on each call cost several times running it.
+    NOTE: built once per shape and reused, the values bound when it runs:
+    building a statement through the ORM's Query on each call cost a
+    third of a list request, and several times a single-row read.
     """
     columns, _, joined, join, joined_columns, _ = _selection(model, embed)
     statement = sa.select(*columns, *joined_columns)
@@ -185,8 +184,33 @@ def _first_row_statement(model, embed, read_deleted, keys):
     criterion = facade.deleted_criterion(model, read_deleted)
     if criterion is not None:
         statement = statement.where(criterion)
-    return statement.where(*(getattr(model, key) == sa.bindparam(key)
-                             for key in keys)).limit(1)
+    return statement.where(
+        *(getattr(model, key) == sa.bindparam(key) for key in equal),
+        *(getattr(model, key).in_(sa.bindparam(key, expanding=True))
+          for key in among),
+        *(getattr(model, key) >= sa.bindparam(_AT_LEAST % key)
+          for key in at_least))
+
+
+def _page(shape, sort_keys, sort_dirs, limited, marker_row=None):
+    """``_filtered_statement(*shape)`` in sort order, from the row after
+    ``marker_row`` (oslo.db's keyset criteria) or the first, and at most
+    ``_LIMIT`` rows when ``limited``.
+    """
+    statement = sqlalchemyutils.paginate_query(
+        _filtered_statement(*shape), shape[0], None, list(sort_keys),
+        marker=marker_row, sort_dirs=list(sort_dirs))
+    return statement.limit(sa.bindparam(_LIMIT)) if limited else statement
+
+
+# The first pages' statements, built once per shape (as
+# _filtered_statement); a page after a marker has its own criteria.
+_first_page = functools.lru_cache(maxsize=256)(_page)
+
+
+@functools.lru_cache(maxsize=None)
+def _first_row_statement(model, embed, read_deleted, keys):
+    return _filtered_statement(model, embed, read_deleted, keys).limit(1)
 
 
 def get_row(context, model, criteria, embed=None):
@@ -200,12 +224,16 @@ def get_row(context, model, criteria, embed=None):
     return None if values is None else _row_maker(model, embed)(values)
 
 
-def get_page(context, model, query, sort_keys=None, sort_dirs=None,
-             limit=None, marker=None, embed=None):
-    """Return the rows of ``query`` (already filtered) for one page, as
-    Rows; ``embed`` names a many-to-one relationship of ``model`` whose
-    row each Row carries under that name (e.g. a host's segment).
+def get_page(context, model, filters=None, at_least=None, sort_keys=None,
+             sort_dirs=None, limit=None, marker=None, embed=None):
+    """Return one page of the rows of ``model`` (live ones as the context
+    reads them) as Rows; ``embed`` names a many-to-one relationship of
+    ``model`` whose row each Row carries under that name (e.g. a host's
+    segment).
 
+    :param filters: column name -> the value it must equal, or a
+        collection of values (one of them).
+    :param at_least: column name -> its lowest value.
     :raises: InvalidInput, MarkerNotFound, InvalidSortKey (checked in this
         order, after ``limit == 0`` has returned an empty list untouched).
     """
@@ -216,8 +244,21 @@ def get_page(context, model, query, sort_keys=None, sort_dirs=None,
     if marker is not None:
         marker_row = _marker_row(context, model, marker)
     _check_sort_keys(model, sort_keys)
-    query, row = _selecting_rows(query, model, embed)
-    query = sqlalchemyutils.paginate_query(query, model, limit, sort_keys,
-                                           marker=marker_row,
-                                           sort_dirs=sort_dirs)
-    return [row(values) for values in query]
+    filters, at_least = filters or {}, at_least or {}
+    values = {key: (list(value) if isinstance(value, COLLECTION_TYPES)
+                    else value) for key, value in filters.items()}
+    shape = (model, embed, context.read_deleted,
+             tuple(sorted(key for key, value in values.items()
+                          if not isinstance(value, list))),
+             tuple(sorted(key for key, value in values.items()
+                          if isinstance(value, list))),
+             tuple(sorted(at_least)))
+    values.update((_AT_LEAST % key, value) for key, value in at_least.items())
+    page = _first_page if marker_row is None else _page
+    statement = page(shape, tuple(sort_keys), tuple(sort_dirs),
+                     limit is not None, marker_row)
+    if limit is not None:
+        values[_LIMIT] = limit
+    row = _row_maker(model, embed)
+    return [row(result)
+            for result in context.session.execute(statement, values)]

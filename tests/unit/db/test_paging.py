@@ -15,6 +15,7 @@
 import datetime
 
 from masakari.db import api as db
+from masakari.db import paging
 from masakari.db.sqlalchemy import models
 from masakari import exception
 from tests.unit.db import base
@@ -135,6 +136,46 @@ class TestListSemantics(base.DbTestCase):
                           sort_keys=['foo'], sort_dirs=['up'], marker='x')
         self.assertRaises(exception.MarkerNotFound, self.names,
                           sort_keys=['foo'], marker='x')
+
+
+class TestStatementReuse(base.DbTestCase):
+    """A first page's statement is built once per shape; the values are
+    bound when it runs.
+    """
+
+    def setUp(self):
+        super().setUp()
+        paging._first_page.cache_clear()
+        self.addCleanup(paging._first_page.cache_clear)
+        self.create_segment(name='on', created_at=T0)
+        self.create_segment(name='off', created_at=T0 + _minutes(1),
+                            enabled=False)
+
+    def names(self, **kwargs):
+        return [row.name for row in
+                db.failover_segment_get_all_by_filters(self.ctx, **kwargs)]
+
+    def test_values_of_one_shape_share_a_statement(self):
+        self.assertEqual(['on'], self.names(filters={'enabled': True}))
+        self.assertEqual(['off'], self.names(filters={'enabled': False}))
+        self.assertEqual(['off'], self.names(limit=1))
+        self.assertEqual(['off', 'on'], self.names(limit=2))
+        info = paging._first_page.cache_info()
+        self.assertEqual((2, 2), (info.hits, info.misses))
+
+    def test_a_collection_is_one_of_its_values(self):
+        self.create_notification(status='new')
+        running = self.create_notification(status='running')
+        error = self.create_notification(status='error')
+        for statuses in (['running', 'error'], ('error', 'running'),
+                         {'running', 'error'}, frozenset(['error',
+                                                          'running'])):
+            rows = db.notifications_get_all_by_filters(
+                self.ctx, filters={'status': statuses})
+            self.assertEqual({running.id, error.id},
+                             {row.id for row in rows})
+        self.assertEqual([], db.notifications_get_all_by_filters(
+            self.ctx, filters={'status': []}))
 
 
 class TestOtherLists(base.DbTestCase):
