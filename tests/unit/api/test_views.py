@@ -69,6 +69,19 @@ class TestNotificationView(test_base.BaseTestCase):
         self.assertEqual('2026-10-28T10:00:01.000000',
                          views.notification(obj, V1_0)['generated_time'])
 
+    def test_years_before_1000_as_strftime_writes_them(self):
+        obj = notification()
+        for when, shown in (
+                (datetime.datetime(1, 1, 1), '1-01-01T00:00:00.000000'),
+                (datetime.datetime(999, 12, 31, 23, 59, 59, 999999),
+                 '999-12-31T23:59:59.999999'),
+                (datetime.datetime(1000, 1, 1), '1000-01-01T00:00:00.000000'),
+                (datetime.datetime(9999, 12, 31, 23, 59, 59, 999999),
+                 '9999-12-31T23:59:59.999999')):
+            obj.generated_time = when
+            self.assertEqual(shown,
+                             views.notification(obj, V1_0)['generated_time'])
+
     def test_recovery_details_from_1_1(self):
         view = views.notification(
             notification(recovery_workflow_details=progress()), V1_1)
