@@ -22,7 +22,7 @@ from oslo_db import api as oslo_db_api
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
-from masakari.db import tls
+from masakari.db import pymysql_connection
 
 # NOTE: a private context, not oslo.db's global one, so that no library
 # sharing the process can reconfigure Masakari's database.
@@ -66,7 +66,7 @@ def configure(conf):
             'max_retries': database.db_max_retries,
         }
     fresh.append_on_engine_create(_skip_redundant_rollbacks)
-    fresh.append_on_engine_create(tls.share_tls_context)
+    fresh.append_on_engine_create(pymysql_connection.use_for)
     previous = dict(_state)
     restore_factory = CONTEXT_MANAGER.patch_factory(fresh)
     _state.update(reconnect=reconnect)

@@ -25,8 +25,8 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from masakari.db import api as db
+from masakari.db import pymysql_connection
 from masakari.db.sqlalchemy import models
-from masakari.db import tls
 from masakari import exception
 from tests.fixtures import database
 from tests.unit.db import base
@@ -95,9 +95,9 @@ class TestMySQLOnly(OnMariaDB, base.DbTestCase):
         raw = [connection.connection.dbapi_connection
                for connection in connections]
         shared = [connection for connection in raw
-                  if isinstance(connection, tls.Connection)]
+                  if isinstance(connection, pymysql_connection.Connection)]
         self.assertNotEqual([], shared)
-        self.assertEqual({id(tls._preferred_context())},
+        self.assertEqual({id(pymysql_connection._preferred_context())},
                          {id(connection.ctx) for connection in shared})
 
     def test_host_of_an_unknown_segment(self):

@@ -27,7 +27,7 @@ from taskflow.persistence import backends
 from taskflow.persistence.backends import impl_sqlalchemy
 from taskflow.persistence.backends.sqlalchemy import tables
 
-from masakari.db import tls
+from masakari.db import pymysql_connection
 
 _backends = {}
 _backends_lock = threading.Lock()
@@ -63,7 +63,7 @@ def get_backend(url):
             backend = backends.fetch({'connection': url})
             if isinstance(backend, impl_sqlalchemy.SQLAlchemyBackend):
                 _share_connection(backend)
-                tls.share_tls_context(backend.engine)
+                pymysql_connection.use_for(backend.engine)
                 if backend.engine.dialect.name == 'sqlite':
                     # NOTE: taskflow's tables cascade the deletion of a
                     # logbook to its flow and atom details through foreign
