@@ -42,6 +42,9 @@ def use_for(engine):
     if engine.dialect.driver != 'pymysql':
         return
     sa.event.listen(engine, 'do_connect', _connect)
+    # NOTE: oslo.db makes a first connection, to check the database, before
+    # this runs; pooled, it would serve every request of a quiet process.
+    engine.pool.dispose()
 
 
 def _connect(dialect, connection_record, cargs, cparams):
