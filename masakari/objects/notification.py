@@ -13,6 +13,7 @@
 """Notification: a failure report to process, its progress, and its list."""
 
 import datetime
+import json
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
@@ -170,7 +171,8 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
 
 def _load_payload(notification, text):
     """The ``payload`` field's value of a stored JSON text."""
-    payload = jsonutils.loads(text) if text else {}
+    # NOTE: json.loads, not jsonutils': the column's text is already str.
+    payload = json.loads(text) if text else {}
     # NOTE: a JSON object of strings is what the field would make of it
     # (the API stores nothing else); its coercion is only for the rest.
     if type(payload) is dict and all(

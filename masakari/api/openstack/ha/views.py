@@ -65,9 +65,9 @@ def _timestamp(value):
     if value.year < 1000:
         # NOTE: strftime writes such a year without its leading zeros.
         return value.strftime(TIMESTAMP_FORMAT)
-    # NOTE: the same text as TIMESTAMP_FORMAT, in a fifth of the time
-    # (a list shows a hundred of them).
-    return value.replace(tzinfo=None).isoformat(timespec='microseconds')
+    # NOTE: the same text as TIMESTAMP_FORMAT (4-digit year, no offset),
+    # in a fifth of the time (a page shows thousands of them).
+    return value.isoformat(timespec='microseconds')[:26]
 
 
 def _keys(names, render=None):
