@@ -33,6 +33,7 @@ from oslo_service import service
 from paste import deploy
 
 from masakari.api import metrics as api_metrics
+from masakari.common import startup
 from masakari import config
 from masakari import coordination
 from masakari import exception
@@ -214,6 +215,7 @@ def main():
                   {'name': APP_NAME, 'host': CONF.masakari_api_listen,
                    'port': CONF.masakari_api_listen_port, 'error': error})
         sys.exit(1)
+    startup.freeze_loaded_objects()
     launcher.launch_service(server, workers=server.workers)
     if serve_metrics:
         metrics_server.serve(CONF.metrics.listen_address,

@@ -19,6 +19,7 @@ import sys
 from oslo_log import log as logging
 from oslo_service import service as oslo_service
 
+from masakari.common import startup
 import masakari.conf
 from masakari import config
 from masakari.engine import debug_decorators
@@ -54,6 +55,7 @@ def main():
         metrics_server.serve(
             CONF.metrics.listen_address, CONF.metrics.engine_listen_port,
             collectors=[engine_metrics.OldestNotificationCollector()])
+    startup.freeze_loaded_objects()
     launcher = oslo_service.launch(CONF, server, restart_method='mutate')
     return launcher.wait()
 

@@ -26,6 +26,7 @@ from oslo_log import log as logging
 from paste import deploy
 
 from masakari.api import metrics as api_metrics
+from masakari.common import startup
 from masakari import config
 from masakari import metrics
 from masakari.metrics import server as metrics_server
@@ -89,6 +90,8 @@ def _build():
     with _lock:
         if _application is None:
             _application = initialize_application()
+            # NOTE: before the hosting server forks its workers, if it does.
+            startup.freeze_loaded_objects()
     return _application
 
 
