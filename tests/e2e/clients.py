@@ -11,16 +11,17 @@
 # under the License.
 
 """HTTP clients of the end-to-end tests: the Masakari API (noauth2) and the
-simulator's control API (state, call log, faults). Nothing else reaches
-the services under test.
+simulator's control API (state, call log, faults; SimulatorClient, shared
+with the fixtures). Nothing else reaches the services under test.
 """
 
 import time
 
 import requests
 
+from tests.fixtures.simulator_client import SimulatorClient  # noqa: F401
+
 TERMINAL_STATUSES = ('finished', 'failed', 'error', 'ignored')
-NOVA_PREFIX = '/v2.1'
 
 
 class MasakariClient:
@@ -97,65 +98,3 @@ class MasakariClient:
                                      % (uuid, notification['status'],
                                         timeout))
             time.sleep(0.2)
-
-
-class SimulatorClient:
-    """The simulator's /_simulator control API."""
-
-    def __init__(self, control_url, timeout=30):
-        self.url = control_url.rstrip('/')
-        self.timeout = timeout
-        self.session = requests.Session()
-
-    def call(self, method, path, body=None):
-        response = self.session.request(method, self.url + path, json=body,
-                                        timeout=self.timeout)
-        if response.status_code >= 300:
-            raise AssertionError('simulator %s %s: %d %s' % (
-                method, path, response.status_code, response.text))
-        return response.json() if response.content else None
-
-    def state(self):
-        return self.call('GET', '/state')
-
-    def server(self, name):
-        """A server's fields by name."""
-        for server in self.state()['servers']:
-            if server['name'] == name:
-                return server
-        raise KeyError(name)
-
-    def service(self, host):
-        for service in self.state()['services']:
-            if service['host'] == host and service['binary'] == (
-                    'nova-compute'):
-                return service
-        raise KeyError(host)
-
-    def set_host_state(self, host, state):
-        return self.call('PUT', '/hosts/%s' % host, {'state': state})
-
-    def add_fault(self, **rule):
-        return self.call('POST', '/faults', rule)
-
-    def reset_calls(self):
-        self.call('DELETE', '/calls')
-
-    def nova_calls(self):
-        """Nova calls, oldest first: dicts of ``line`` (``'METHOD
-        /path?query'``, the path relative to /v2.1), ``body`` (decoded
-        JSON), ``status`` (the simulator's answer) and ``request_id`` (the
-        X-OpenStack-Request-ID header sent).
-        """
-        calls = []
-        for call in self.call('GET', '/calls?service=nova')['calls']:
-            path = call['path']
-            if path.startswith(NOVA_PREFIX + '/'):
-                path = path[len(NOVA_PREFIX):]
-            line = '%s %s%s' % (call['method'], path,
-                                '?' + call['query'] if call['query'] else '')
-            calls.append({'line': line, 'body': call['body'],
-                          'status': call['status'],
-                          'request_id': call['headers'].get(
-                              'X-OpenStack-Request-ID')})
-        return calls
