@@ -32,6 +32,7 @@ since the simulated host already is in that state.
 """
 
 import sys
+import time
 
 import flask
 from sushy_tools.emulator import main as emulator
@@ -41,13 +42,20 @@ MIRROR_PATH = '/masakari-simulator/systems/<name>/power'
 
 
 class FixedDelay:
-    """Stands for the ``random`` module in the fake driver."""
+    """Stands for the ``random`` module in the fake driver.
+
+    NOTE: the driver adds the drawn delay to the whole seconds of now
+    (``int(time.time())``), which would shorten a change by up to a
+    second; the fraction it dropped is given back, so that a change
+    applies ``seconds`` after its request.
+    """
 
     def __init__(self, seconds):
         self.seconds = seconds
 
     def randint(self, low, high):
-        return self.seconds
+        now = time.time()
+        return self.seconds + (now - int(now))
 
 
 @emulator.app.route(MIRROR_PATH, methods=['PUT'])
@@ -67,9 +75,9 @@ def mirror_power(name):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) > 1:
-        # NOTE: the fake driver draws its delay with random.randint (whole
-        # seconds); this process runs only the emulator.
-        fakedriver.random = FixedDelay(int(round(float(argv[1]))))
+        # NOTE: the fake driver draws its delay with random.randint; this
+        # process runs only the emulator.
+        fakedriver.random = FixedDelay(float(argv[1]))
     sys.argv = [sys.argv[0], '--config', argv[0]]
     return emulator.main()
 

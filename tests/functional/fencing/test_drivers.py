@@ -94,6 +94,9 @@ class DriverTests:
         self.assertEqual((self.DRIVER, base.ON, base.OFF),
                          (result.driver, result.state_before,
                           result.state_after))
+        # NOTE: the BMC turns the power off POWER_DELAY seconds after the
+        # request, not earlier.
+        self.assertGreaterEqual(result.seconds, POWER_DELAY)
         self.assertLess(result.seconds, POWER_DELAY + 2)
         # The host is dead, and Nova does not know yet.
         self.assertEqual({'host': host, 'power': 'off', 'alive': False,
