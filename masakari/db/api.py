@@ -503,9 +503,28 @@ def vmove_get_by_uuid(context, vmove_uuid):
 @facade.writer
 def vmove_create(context, values):
     """Insert a vm move and return it (DBDuplicateEntry propagates)."""
-    vmove = models.VMove()
-    _save(context, vmove, values)
-    return _vmove_get_by_uuid(context, vmove.uuid)
+    return _insert_vmoves(context, [values])[0]
+
+
+@facade.writer
+def vmoves_create(context, values_list):
+    """Insert one vm move per dict of ``values_list``, all in one
+    transaction; return them in that order (DBDuplicateEntry propagates).
+    """
+    return _insert_vmoves(context, values_list)
+
+
+def _insert_vmoves(context, values_list):
+    # NOTE: no read-back: every default is computed here, none by the
+    # server, and the flush fills in the ids.
+    vmoves = []
+    for values in values_list:
+        vmove = models.VMove()
+        vmove.update(values)
+        context.session.add(vmove)
+        vmoves.append(vmove)
+    context.session.flush()
+    return vmoves
 
 
 @facade.writer

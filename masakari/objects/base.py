@@ -164,6 +164,27 @@ class MasakariPersistentObject(object):
         :param prepare: checks and adjusts the insert's values in place.
         :raises: ObjectActionError when the object already has an id.
         """
+        db_row = db_create(self._context, self._insert_values(prepare))
+        self._from_db_object(self._context, self, db_row)
+
+    @classmethod
+    def _create_all(cls, context, objs, db_create_all):
+        """``_create`` for several new objects, inserted by one call of
+        ``db_create_all`` (one transaction); none for no objects.
+        """
+        if not objs:
+            return
+        db_rows = db_create_all(context,
+                                [obj._insert_values() for obj in objs])
+        for obj, db_row in zip(objs, db_rows):
+            cls._from_db_object(context, obj, db_row)
+
+    def _insert_values(self, prepare=None):
+        """The values to insert: the changed fields, with a generated
+        uuid unless one is set.
+
+        :raises: ObjectActionError when the object already has an id.
+        """
         if self.obj_attr_is_set('id'):
             raise exception.ObjectActionError(action='create',
                                               reason='already created')
@@ -172,8 +193,7 @@ class MasakariPersistentObject(object):
             updates[self.UUID_FIELD] = uuidutils.generate_uuid()
         if prepare is not None:
             prepare(updates)
-        db_row = db_create(self._context, updates)
-        self._from_db_object(self._context, self, db_row)
+        return updates
 
     def _save(self, db_update):
         """Write the changed fields (never the id), then reload."""

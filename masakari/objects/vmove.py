@@ -62,6 +62,15 @@ class VMove(base.MasakariPersistentObject, base.MasakariObject,
         """
         self._create(db.vmove_create)
 
+    @classmethod
+    def create_all(cls, context, vmoves):
+        """Insert new vmoves in one transaction (uuids generated when not
+        set), e.g. those of one host recovery.
+
+        :raises: ObjectActionError if one is already created
+        """
+        cls._create_all(context, vmoves, db.vmoves_create)
+
     @base.remotable
     def save(self):
         """Write the changed fields.

@@ -129,14 +129,15 @@ class PrepareHAEnabledInstancesTask(base.MasakariTask):
                            objects.VMoveList.get_all_vmoves(
                                self.context, notification_uuid,
                                status=fields.VMoveStatus.PENDING)}
-        for server in servers:
-            if server.id in waiting_already:
-                continue
+        # NOTE: in one transaction: a host's moves were as many
+        # transactions, between the server list and the first evacuation.
+        objects.VMove.create_all(self.context, [
             objects.VMove(
                 context=self.context, notification_uuid=notification_uuid,
                 instance_uuid=server.id, instance_name=server.name,
                 source_host=host_name, status=fields.VMoveStatus.PENDING,
-                type=fields.VMoveType.EVACUATION).create()
+                type=fields.VMoveType.EVACUATION)
+            for server in servers if server.id not in waiting_already])
 
 
 class EvacuateInstancesTask(base.MasakariTask):
