@@ -14,10 +14,11 @@
 
 Every function takes the request context first and runs in its own
 transaction (reader or writer), retried on deadlock. Rows come back as
-model instances, and the rows of a list as ``paging.Row`` dicts, both with
-attribute and item access and ``get``; create and update return the row
-re-read in the same transaction, delete returns nothing. Reads only see
-live rows (``deleted = 0``).
+model instances or ``paging.Row`` dicts (the readers' and the engine's
+writes', which run Core statements only), both with attribute and item
+access and ``get``; create and update return the row as the same
+transaction sees it after the write, delete returns nothing. Reads only
+see live rows (``deleted = 0``).
 """
 
 import functools
@@ -30,6 +31,7 @@ from masakari.db import facade
 from masakari.db import paging
 from masakari.db import purge
 from masakari.db.sqlalchemy import models
+from masakari.db import updates
 from masakari import exception
 
 # Upper bound of masakari-manage db purge --max_rows.
@@ -98,18 +100,6 @@ def _save(context, row, values, duplicate=None):
         if duplicate is None:
             raise
         raise duplicate
-
-
-def _update_if(context, model, criteria, expected, values):
-    """One ``UPDATE ... WHERE`` of the live row matching ``criteria`` and
-    ``expected``; returns whether a row matched. ``updated_at`` is now
-    unless ``values`` gives it.
-    """
-    query = facade.model_query(context, model).filter_by(**criteria)
-    for column, accepted in expected.items():
-        query = paging.filter_equal(query, getattr(model, column), accepted)
-    values = dict({'updated_at': models.utcnow_whole_seconds()}, **values)
-    return query.update(values, synchronize_session=False) == 1
 
 
 def _soft_delete(context, model, not_found, **criteria):
@@ -266,7 +256,7 @@ def _host_get_by_uuid(context, host_uuid, segment_uuid=None, read=_first):
     return read(context, models.Host, not_found, **criteria)
 
 
-@facade.reader
+@facade.core_reader
 def host_get_by_uuid(context, host_uuid, segment_uuid=None):
     """The live host ``host_uuid``, within ``segment_uuid`` when given.
 
@@ -319,7 +309,7 @@ def host_update(context, host_uuid, values):
     return _host_get_by_uuid(context, host_uuid)
 
 
-@facade.writer
+@facade.core_writer
 def host_update_if(context, host_uuid, expected, values):
     """Compare-and-set: apply ``values`` to the live host only if every
     column of ``expected`` has the given value (or one of a list of them),
@@ -327,10 +317,10 @@ def host_update_if(context, host_uuid, expected, values):
 
     :returns: the updated host, or None when no row matched.
     """
-    if not _update_if(context, models.Host, {'uuid': host_uuid}, expected,
-                      values):
+    if not updates.update_if(context, models.Host,
+                             dict(expected, uuid=host_uuid), values):
         return None
-    return _host_get_by_uuid(context, host_uuid)
+    return _host_get_by_uuid(context, host_uuid, read=_read_first)
 
 
 @_named_in_faults
@@ -399,14 +389,14 @@ def _notification_get_by_uuid(context, notification_uuid, read=_first):
                 notification_uuid=notification_uuid)
 
 
-@facade.reader
+@facade.core_reader
 def notification_get_by_uuid(context, notification_uuid):
     """:raises: NotificationNotFound"""
     return _notification_get_by_uuid(context, notification_uuid,
                                      read=_read_first)
 
 
-@facade.reader
+@facade.core_reader
 def notification_get_by_id(context, notification_id):
     """:raises: NotificationNotFound"""
     return _read_first(context, models.Notification,
@@ -429,20 +419,19 @@ def notification_create(context, values):
 
 
 @_named_in_faults
-@facade.writer
+@facade.core_writer
 def notification_update(context, notification_uuid, values):
     """Update the live notification and return it.
 
     :raises: NotificationNotFound
     """
-    notification = _notification_get_by_uuid(context, notification_uuid)
-    # NOTE: the flushed instance is the row: a second SELECT in this
-    # session would hand back this very instance (identity map).
-    _save(context, notification, values)
+    notification = _notification_get_by_uuid(context, notification_uuid,
+                                             read=_read_first)
+    updates.update_row(context, models.Notification, notification, values)
     return notification
 
 
-@facade.writer
+@facade.core_writer
 def notification_update_if(context, notification_uuid, expected, values):
     """Compare-and-set: apply ``values`` to the live notification only if
     every column of ``expected`` has the given value (or one of a list of
@@ -450,11 +439,12 @@ def notification_update_if(context, notification_uuid, expected, values):
 
     :returns: the updated notification, or None when no row matched.
     """
-    if not _update_if(context, models.Notification,
-                      {'notification_uuid': notification_uuid}, expected,
-                      values):
+    if not updates.update_if(
+            context, models.Notification,
+            dict(expected, notification_uuid=notification_uuid), values):
         return None
-    return _notification_get_by_uuid(context, notification_uuid)
+    return _notification_get_by_uuid(context, notification_uuid,
+                                     read=_read_first)
 
 
 @_named_in_faults

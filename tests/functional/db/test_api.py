@@ -36,6 +36,7 @@ from tests.unit.db import test_notifications
 from tests.unit.db import test_paging
 from tests.unit.db import test_purge
 from tests.unit.db import test_segments
+from tests.unit.db import test_updates
 
 
 class OnMariaDB:
@@ -57,7 +58,7 @@ def _rerun(*modules, skip=()):
 
 
 globals().update(_rerun(test_segments, test_hosts, test_notifications,
-                        test_paging, test_purge,
+                        test_paging, test_purge, test_updates,
                         skip=('TestStatusOrderOnSQLite',)))
 
 

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from masakari.db import api as db
 from masakari.db import facade
 from masakari.db.sqlalchemy import models
+from masakari import exception
 from tests.unit.db import base
 
 
@@ -33,7 +34,7 @@ class _Flaky:
         def attempt(context):
             self.calls += 1
             # Proves that every attempt runs in a transaction of its own.
-            assert context.session.in_transaction()
+            assert facade.executor(context).in_transaction()
             if self.calls <= failures:
                 raise error
             return self.calls
@@ -61,6 +62,15 @@ class TestRetries(base.DbTestCase):
         self.assertEqual(5, len(waits))
         for wait in waits[1:]:
             self.assertLessEqual(wait[0][0], 10)
+
+    def test_core_transactions_are_retried_alike(self):
+        flaky = _Flaky(db_exc.DBDeadlock(), failures=2)
+        self.assertEqual(3, facade.core_writer(flaky.function)(self.ctx))
+        self.conf_fixture.config(use_db_reconnect=True, db_max_retries=1,
+                                 group='database')
+        self.addCleanup(db.configure(self.conf_fixture.conf))
+        flaky = _Flaky(db_exc.DBConnectionError(), failures=1)
+        self.assertEqual(2, facade.core_reader(flaky.function)(self.ctx))
 
     def test_sixth_deadlock_is_raised(self):
         flaky = _Flaky(db_exc.DBDeadlock(), failures=6)
@@ -144,6 +154,21 @@ class TestEndOfTransaction(base.DbTestCase):
                                    {'description': 'changed'})
         self.assertEqual(1, self.commits.call_count)
         self.assertEqual(0, self.rollbacks.call_count)
+
+    def test_core_transactions_end_alike(self):
+        db.host_update_if(self.ctx, 'missing', {}, {'reserved': True})
+        self.assertEqual(1, self.commits.call_count)
+        self.assertEqual(0, self.rollbacks.call_count)
+        self.assertRaises(exception.NotificationNotFound,
+                          db.notification_get_by_uuid, self.ctx, 'missing')
+        self.assertEqual(1, self.rollbacks.call_count)
+
+    def test_a_core_read_joins_the_reading_transaction(self):
+        host = self.create_host(self.segment)
+        with db.reading(self.ctx):
+            db.failover_segment_get_by_uuid(self.ctx, self.segment.uuid)
+            db.host_get_by_uuid(self.ctx, host.uuid)
+        self.assertEqual(1, self.rollbacks.call_count)
 
     def test_a_statement_after_the_end_is_rolled_back(self):
         db.failover_segment_get_by_uuid(self.ctx, self.segment.uuid)
