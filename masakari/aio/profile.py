@@ -125,7 +125,7 @@ def write_fencing(state_dir, entries):
 
     The BMC poll is short so that the demo shows the power off promptly.
     """
-    entries = {host: dict(settings, verify=False, poll_interval=0.2)
+    entries = {host: dict(settings, verify=False, poll_interval=0.1)
                for host, settings in entries.items()}
     fencing_file = _write_private(os.path.join(state_dir, FENCING_FILE),
                                   yaml.safe_dump(entries))

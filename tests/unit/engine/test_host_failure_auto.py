@@ -513,9 +513,10 @@ class EvacuationPollTestCase(base.RecoveryTestCase):
         pauses, calls = self.evacuate(0.3)
         self.assertGreaterEqual(len(pauses), 4)
         self.assertEqual({0.05}, set(pauses))
-        # One check after each pause, then the read of the destination.
+        # One check after each pause (none before the first), then the
+        # read of the destination.
         self.assertEqual(['GET', 'GET', LOCK, EVACUATE] +
-                         ['GET'] * (len(pauses) + 2) + [UNLOCK], calls)
+                         ['GET'] * (len(pauses) + 1) + [UNLOCK], calls)
 
     def test_backs_off_to_verify_interval(self):
         self.config(verify_interval=2)

@@ -62,6 +62,22 @@ def confirmation_interval():
     return lambda waited: min(max(fast, waited / BACKOFF_AFTER), slowest)
 
 
+def wait_for_the_end(ended):
+    """Poll ``ended()`` at ``confirmation_interval()`` for up to
+    [DEFAULT]/wait_period_after_evacuation seconds.
+
+    NOTE: with [host_failure]/evacuation_poll_interval set, the first check
+    comes one interval after the request, not at once: an evacuation just
+    asked for has not ended, and in a fast recovery these reads would
+    compete with the evacuation requests still being sent.
+
+    :raises waiting.Timeout: when it has not ended in time.
+    """
+    fast = CONF.host_failure.evacuation_poll_interval is not None
+    waiting.poll(ended, CONF.wait_period_after_evacuation,
+                 confirmation_interval(), check_first=not fast)
+
+
 def _prepare(context, novaclient, instance):
     """Bring the server to a state Nova evacuates; returns the server as
     last read and whether it must be stopped again afterwards.
@@ -99,8 +115,7 @@ def _confirm_evacuated(context, novaclient, vmove, before):
                  (old_state == ERROR and new_state == ACTIVE)))
 
     try:
-        waiting.poll(moved, CONF.wait_period_after_evacuation,
-                     confirmation_interval())
+        wait_for_the_end(moved)
     except waiting.Timeout:
         LOG.warning("Timeout for instance '%s' evacuation.",
                     vmove.instance_uuid)
@@ -224,8 +239,7 @@ class _Evacuation:
                     instance_uuid=vmove.instance_uuid)
             return getattr(server, HYPERVISOR) != vmove.source_host
 
-        waiting.poll(ended, CONF.wait_period_after_evacuation,
-                     confirmation_interval())
+        wait_for_the_end(ended)
         self._succeeded(novaclient.get_server(context, vmove.instance_uuid))
 
     def _unlock(self):

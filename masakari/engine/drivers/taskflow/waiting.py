@@ -19,8 +19,9 @@ class Timeout(Exception):
     """A wait ran out of time before its condition held."""
 
 
-def poll(condition, timeout, interval):
-    """Evaluate ``condition()`` now and every ``interval`` seconds.
+def poll(condition, timeout, interval, check_first=True):
+    """Evaluate ``condition()`` now (after one interval unless
+    ``check_first``) and every ``interval`` seconds.
 
     Returns once it is true. An exception raised by ``condition`` ends the
     wait and propagates.
@@ -31,6 +32,8 @@ def poll(condition, timeout, interval):
     :raises Timeout: when ``timeout`` seconds have passed since the start.
     """
     started = time.monotonic()
+    if not check_first:
+        time.sleep(interval(0) if callable(interval) else interval)
     while not condition():
         waited = time.monotonic() - started
         if waited >= timeout:
