@@ -62,6 +62,41 @@ def normalize_sort(sort_keys=None, sort_dirs=None):
     return sort_keys, sort_dirs
 
 
+# How a column is compared with the value of a filter: ``=``, ``IN`` (a
+# collection) or ``IS NULL`` (None, as the ORM compares it).
+EQUAL, AMONG, NULL = 'equal', 'among', 'null'
+
+
+def comparison(value):
+    """How a column is compared with ``value``: EQUAL, AMONG or NULL."""
+    if value is None:
+        return NULL
+    if isinstance(value, COLLECTION_TYPES):
+        return AMONG
+    return EQUAL
+
+
+def condition(column, test, parameter='%s'):
+    """``column`` compared as ``test`` says with the bind parameter named
+    ``parameter % column.key`` (none for NULL).
+    """
+    if test == NULL:
+        return column.is_(None)
+    name = parameter % column.key
+    if test == AMONG:
+        return column.in_(sa.bindparam(name, expanding=True))
+    return column == sa.bindparam(name)
+
+
+def bound_values(tests, values, parameter='%s'):
+    """The bind parameters of the ``condition``s of ``tests`` ((column
+    name, test) pairs) for the column values ``values``.
+    """
+    return {parameter % name: (list(values[name]) if test == AMONG
+                               else values[name])
+            for name, test in tests if test != NULL}
+
+
 def filter_equal(query, column, value):
     """``column = value``, or ``column IN value`` for a collection."""
     if isinstance(value, COLLECTION_TYPES):
@@ -170,13 +205,12 @@ _AT_LEAST = '%s_at_least'
 
 
 @functools.lru_cache(maxsize=256)
-def _filtered_statement(model, embed, read_deleted, equal=(), among=(),
-                        at_least=()):
+def _filtered_statement(model, embed, read_deleted, tests=(), at_least=()):
     """The SELECT of ``_selection``'s columns: the rows (live ones as
-    ``read_deleted`` says) whose columns named in ``equal`` equal the
-    bind parameters of the same names, whose columns named in ``among``
-    are IN theirs (expanding) and whose columns named in ``at_least`` are
-    at least theirs (named ``_AT_LEAST``).
+    ``read_deleted`` says) whose columns pass ``tests`` ((column name,
+    test) pairs: see ``condition``, the bind parameters named as the
+    columns) and whose columns named in ``at_least`` are at least their
+    bind parameters (named ``_AT_LEAST``).
 
     NOTE: built once per shape and reused, the values bound when it runs:
     building a statement through the ORM's Query on each call cost a
@@ -191,9 +225,7 @@ def _filtered_statement(model, embed, read_deleted, equal=(), among=(),
     if criterion is not None:
         statement = statement.where(criterion)
     return statement.where(
-        *(table.c[key] == sa.bindparam(key) for key in equal),
-        *(table.c[key].in_(sa.bindparam(key, expanding=True))
-          for key in among),
+        *(condition(table.c[name], test) for name, test in tests),
         *(table.c[key] >= sa.bindparam(_AT_LEAST % key)
           for key in at_least))
 
@@ -216,7 +248,8 @@ _first_page = functools.lru_cache(maxsize=256)(_page)
 
 @functools.lru_cache(maxsize=None)
 def _first_row_statement(model, embed, read_deleted, keys):
-    return _filtered_statement(model, embed, read_deleted, keys).limit(1)
+    return _filtered_statement(model, embed, read_deleted,
+                               tuple((key, EQUAL) for key in keys)).limit(1)
 
 
 def get_row(context, model, criteria, embed=None):
@@ -237,8 +270,8 @@ def get_page(context, model, filters=None, at_least=None, sort_keys=None,
     ``model`` whose row each Row carries under that name (e.g. a host's
     segment).
 
-    :param filters: column name -> the value it must equal, or a
-        collection of values (one of them).
+    :param filters: column name -> the value it must equal, a
+        collection of values (one of them), or None (NULL).
     :param at_least: column name -> its lowest value.
     :raises: InvalidInput, MarkerNotFound, InvalidSortKey (checked in this
         order, after ``limit == 0`` has returned an empty list untouched).
@@ -251,14 +284,11 @@ def get_page(context, model, filters=None, at_least=None, sort_keys=None,
         marker_row = _marker_row(context, model, marker)
     _check_sort_keys(model, sort_keys)
     filters, at_least = filters or {}, at_least or {}
-    values = {key: (list(value) if isinstance(value, COLLECTION_TYPES)
-                    else value) for key, value in filters.items()}
-    shape = (model, embed, context.read_deleted,
-             tuple(sorted(key for key, value in values.items()
-                          if not isinstance(value, list))),
-             tuple(sorted(key for key, value in values.items()
-                          if isinstance(value, list))),
+    tests = tuple(sorted((name, comparison(value))
+                         for name, value in filters.items()))
+    shape = (model, embed, context.read_deleted, tests,
              tuple(sorted(at_least)))
+    values = bound_values(tests, filters)
     values.update((_AT_LEAST % key, value) for key, value in at_least.items())
     page = _first_page if marker_row is None else _page
     statement = page(shape, tuple(sort_keys), tuple(sort_dirs),

@@ -35,25 +35,6 @@ from masakari.db.sqlalchemy import models
 _WHERE = 'where_%s'
 _SET = 'set_%s'
 
-# How a column of ``expected`` is tested: ``=``, ``IN`` or ``IS NULL``.
-_EQUAL, _AMONG, _NULL = 'equal', 'among', 'null'
-
-
-def _test(value):
-    if value is None:
-        return _NULL
-    if isinstance(value, paging.COLLECTION_TYPES):
-        return _AMONG
-    return _EQUAL
-
-
-def _condition(column, test):
-    if test == _NULL:
-        return column.is_(None)
-    if test == _AMONG:
-        return column.in_(sa.bindparam(_WHERE % column.key, expanding=True))
-    return column == sa.bindparam(_WHERE % column.key)
-
 
 def _setting(names):
     return {name: sa.bindparam(_SET % name) for name in names}
@@ -68,8 +49,8 @@ def _update_if_statement(model, read_deleted, tests, names):
     criterion = facade.deleted_criterion(table.c, read_deleted)
     return sa.update(table).where(
         *(() if criterion is None else (criterion,)),
-        *(_condition(table.c[name], test) for name, test in tests)).values(
-            _setting(names))
+        *(paging.condition(table.c[name], test, _WHERE)
+          for name, test in tests)).values(_setting(names))
 
 
 @functools.lru_cache(maxsize=None)
@@ -88,17 +69,13 @@ def update_if(context, model, expected, values):
     :returns: how many rows matched.
     """
     values = dict({'updated_at': models.utcnow_whole_seconds()}, **values)
-    tests = tuple(sorted((name, _test(value))
+    tests = tuple(sorted((name, paging.comparison(value))
                          for name, value in expected.items()))
     names = tuple(sorted(values))
     statement = _update_if_statement(model, context.read_deleted, tests,
                                      names)
-    parameters = {_SET % name: value for name, value in values.items()}
-    for name, test in tests:
-        if test == _AMONG:
-            parameters[_WHERE % name] = list(expected[name])
-        elif test == _EQUAL:
-            parameters[_WHERE % name] = expected[name]
+    parameters = paging.bound_values(tests, expected, _WHERE)
+    parameters.update((_SET % name, value) for name, value in values.items())
     return facade.executor(context).execute(statement, parameters).rowcount
 
 

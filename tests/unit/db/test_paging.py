@@ -177,6 +177,13 @@ class TestStatementReuse(base.DbTestCase):
         self.assertEqual([], db.notifications_get_all_by_filters(
             self.ctx, filters={'status': []}))
 
+    def test_none_is_null_as_the_orm_compares_it(self):
+        unsegmented = self.create_notification()
+        self.create_notification(failover_segment_uuid='segment-1')
+        rows = db.notifications_get_all_by_filters(
+            self.ctx, filters={'failover_segment_uuid': None})
+        self.assertEqual([unsegmented.id], [row.id for row in rows])
+
 
 class TestOtherLists(base.DbTestCase):
 
