@@ -81,18 +81,11 @@ def _share_connection(backend):
     state change and progress update), and each new one builds taskflow's
     table metadata again: milliseconds of CPU each. The object holds no
     database connection (each operation takes one from the engine's pool)
-    and its close() does nothing, so one serves every thread.
+    and its close() does nothing, so one, made with the backend, serves
+    every thread.
     """
-    connect = backend.get_connection
-    shared = []
-    lock = threading.Lock()
-
-    def get_connection():
-        with lock:
-            if not shared:
-                shared.append(connect())
-            return shared[0]
-    backend.get_connection = get_connection
+    shared = backend.get_connection()
+    backend.get_connection = lambda: shared
 
 
 def upgrade(url):
