@@ -171,12 +171,9 @@ class _Evacuation:
 
     def _end(self, status, **values):
         """Record the outcome and the end time in one write."""
-        vmove = self.vmove
-        vmove.status = status
-        for name, value in values.items():
-            setattr(vmove, name, value)
-        vmove.end_time = timeutils.utcnow()
-        vmove.save()
+        self.vmove.update(dict(values, status=status,
+                               end_time=timeutils.utcnow()))
+        self.vmove.save()
 
     def _evacuate(self):
         context, novaclient, vmove = self.context, self.novaclient, self.vmove
