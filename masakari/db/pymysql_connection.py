@@ -11,9 +11,9 @@
 # under the License.
 
 
-"""The PyMySQL connections of Masakari's engines: a shared TLS context
-and a faster reading of DATETIME values, where PyMySQL would do the same
-work more slowly.
+"""The PyMySQL connections of Masakari's engines: a shared TLS context,
+and a faster reading of result rows and of DATETIME values, where PyMySQL
+would do the same work more slowly.
 
 NOTE: given no TLS option, PyMySQL (1.2) connects in "preferred" mode: it
 builds a default TLS context, loading the system's CA certificates, for
@@ -61,6 +61,66 @@ class Connection(pymysql_connections.Connection):
         if isinstance(sslp, dict) and not sslp:
             return _preferred_context()
         return super()._create_ssl_ctx(sslp)
+
+    def _read_query_result(self, unbuffered=False):
+        if unbuffered:
+            return super()._read_query_result(unbuffered)
+        # NOTE: PyMySQL's own steps, with a Result for its MySQLResult.
+        self._result = None
+        result = Result(self)
+        result.read()
+        self._result = result
+        if result.server_status is not None:
+            self.server_status = result.server_status
+        return result.affected_rows
+
+
+class Result(pymysql_connections.MySQLResult):
+    """A result whose rows are read by one loop over the packet.
+
+    NOTE: PyMySQL reads each value through three method calls on the
+    packet (length, then bytes); reading a page of a thousand
+    notifications (13,000 values) that way was about a third of the
+    request. This reads the same protocol fields (a length-encoded
+    string per column, 0xFB for NULL) straight from the packet's bytes,
+    then decodes and converts each value as PyMySQL does.
+    """
+
+    def _read_row_from_packet(self, packet):
+        data = packet._data
+        position = packet._position
+        end = len(data)
+        row = []
+        for encoding, converter in self.converters:
+            if position >= end:
+                # NOTE: a row shorter than its columns ends here, as in
+                # PyMySQL.
+                break
+            length = data[position]
+            position += 1
+            if length == _NULL:
+                row.append(None)
+                continue
+            if length > _NULL:
+                size = _LENGTH_SIZES[length]
+                length = int.from_bytes(data[position:position + size],
+                                        'little')
+                position += size
+            value = data[position:position + length]
+            position += length
+            if encoding is not None:
+                value = value.decode(encoding)
+            if converter is not None:
+                value = converter(value)
+            row.append(value)
+        packet._position = position
+        return tuple(row)
+
+
+# Length-encoded integers: 0xFB is NULL; 0xFC, 0xFD and 0xFE prefix a
+# length of 2, 3 and 8 little-endian bytes.
+_NULL = 0xFB
+_LENGTH_SIZES = {0xFC: 2, 0xFD: 3, 0xFE: 8}
 
 
 @functools.lru_cache(maxsize=None)

@@ -111,3 +111,72 @@ class TestDatetimeReading(testtools.TestCase):
                              'conv': own})
         self.assertIs(converters.convert_datetime,
                       connection.decoders[constants.FIELD_TYPE.DATETIME])
+
+
+class TestRowReading(testtools.TestCase):
+    """Rows read from result packets as PyMySQL reads them."""
+
+    # (encoding, converter) per column, as PyMySQL's result describes them.
+    CONVERTERS = [('utf8', None), (None, None), ('utf8', int),
+                  ('utf8', pymysql_connection._datetime), ('utf8', None)]
+
+    @staticmethod
+    def _value(data):
+        """A length-encoded string (None: the NULL marker)."""
+        if data is None:
+            return b'\xfb'
+        size = len(data)
+        if size < 0xfb:
+            return bytes([size]) + data
+        for marker, width in ((0xfc, 2), (0xfd, 3), (0xfe, 8)):
+            if size < 1 << (8 * width):
+                return bytes([marker]) + size.to_bytes(width, 'little') + data
+        raise ValueError(size)
+
+    def _rows(self, *values):
+        packet_data = b''.join(self._value(value) for value in values)
+        connection = pymysql_connections.Connection(defer_connect=True)
+        rows = []
+        for result_class in (pymysql_connections.MySQLResult,
+                             pymysql_connection.Result):
+            result = result_class(connection)
+            result.converters = self.CONVERTERS
+            packet = pymysql_connections.MysqlPacket(packet_data, 'utf8')
+            rows.append((result._read_row_from_packet(packet),
+                         packet._position))
+        return rows
+
+    def test_same_rows_as_pymysql(self):
+        long_text = 'é' * 200  # 400 bytes: a two-byte length
+        cases = [
+            (b'name', b'\x00\xff', b'42', b'2026-12-03 19:18:19.5', b''),
+            (None, None, None, None, None),
+            ('ünïcödé ✓'.encode(), b'', b'-7', b'0000-00-00 00:00:00',
+             long_text.encode()),
+            (b'x' * 0xfa, b'y' * 0xfb, b'0', b'2026-12-03 19:18:19',
+             b'z' * 70000),  # three-byte length
+        ]
+        for values in cases:
+            expected, ours = self._rows(*values)
+            self.assertEqual(expected, ours)
+            self.assertEqual(len(values), len(ours[0]))
+
+    def test_eight_byte_length(self):
+        expected, ours = self._rows(b'a', b'b' * (1 << 24), b'1', None, None)
+        self.assertEqual(expected, ours)
+        self.assertEqual(1 << 24, len(ours[0][1]))
+
+    def test_row_shorter_than_its_columns(self):
+        expected, ours = self._rows(b'only', None)
+        self.assertEqual(expected, ours)
+        self.assertEqual(('only', None), ours[0])
+
+    def test_buffered_queries_read_through_it(self):
+        connection = pymysql_connection.Connection(defer_connect=True)
+        results = []
+        self.patch(pymysql_connection.Result, 'read',
+                   lambda result: results.append(result))
+        connection._read_query_result()
+        self.assertEqual([pymysql_connection.Result],
+                         [type(result) for result in results])
+        self.assertIs(results[0], connection._result)
