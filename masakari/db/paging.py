@@ -99,7 +99,7 @@ def bound_values(tests, values, parameter='%s'):
 
 def filter_equal(query, column, value):
     """``column = value``, or ``column IN value`` for a collection."""
-    if isinstance(value, COLLECTION_TYPES):
+    if comparison(value) == AMONG:
         return query.filter(column.in_(value))
     return query.filter(column == value)
 
