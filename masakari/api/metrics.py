@@ -56,7 +56,10 @@ def route_of(method, path):
 
 
 def wrap(app):
-    """``app`` with the metrics middleware when metrics are enabled."""
+    """``app`` with the metrics middleware when metrics are enabled (and
+    the series of the known notification types at 0).
+    """
     if not metrics.enabled():
         return app
+    api_metrics.initialise()
     return api_metrics.Middleware(app, route_of)

@@ -299,9 +299,10 @@ class MasakariManager(manager.Manager):
         return not host.failover_segment.enabled
 
     def init_host(self):
-        """Once, before taking messages: with takeover off, hand the
-        notifications this engine host was recovering when it stopped to
-        the retry task (with takeover on, the watch resumes them).
+        """Once, before taking messages: set the metrics' series to 0;
+        with takeover off, hand the notifications this engine host was
+        recovering when it stopped to the retry task (with takeover on,
+        the watch resumes them).
 
         A failure (e.g. the database is not reachable yet) is logged and
         does not stop the engine from starting.
@@ -309,6 +310,7 @@ class MasakariManager(manager.Manager):
         if self._host_initialised:
             return
         self._host_initialised = True
+        recovery_report.initialise_metrics()
         if CONF.takeover.lease_timeout:
             return
         admin = masakari_context.get_admin_context()

@@ -38,7 +38,13 @@ CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
 Status = fields.NotificationStatus
-NO_METHOD = 'none'
+
+
+def initialise_metrics():
+    """Make the engine's series of every known label value exist at 0
+    (when metrics are enabled), before the first notification.
+    """
+    engine_metrics.initialise(timeline.phases_by_type())
 
 
 def observe(handler, received_status):
@@ -80,7 +86,7 @@ def _report(context, notification, status, seconds, started_at):
     is_host = notification.type == fields.NotificationType.COMPUTE_HOST
     host = _source_host(context, notification) if is_host else None
     method = (host.failover_segment.recovery_method
-              if host is not None else NO_METHOD)
+              if host is not None else engine_metrics.NO_METHOD)
     engine_metrics.recovery_ended(notification.type, method, status,
                                   seconds)
     # NOTE: the timeline is read for the log line of host recoveries and

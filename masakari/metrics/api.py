@@ -16,13 +16,36 @@ notifications.
 The middleware is added in code by the service entry points when
 [metrics]/enabled (not in api-paste.ini, which deployers own); it asks
 ``route_of(method, path)`` for the route template of a request, so that
-raw paths (with ids) never become label values.
+raw paths (with ids) never become label values. A method outside HTTP's
+own set is counted as ``other``: a client (even before authentication)
+cannot add series by inventing methods.
 """
 
 import time
 
 from masakari import metrics
 from masakari.metrics import families
+from masakari.objects import fields
+
+# The methods of HTTP (RFC 9110 and PATCH, RFC 5789).
+HTTP_METHODS = frozenset(('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT',
+                          'OPTIONS', 'TRACE', 'PATCH'))
+OTHER_METHOD = 'other'
+
+
+def initialise():
+    """Make the accepted-notification series of every type exist at 0, so
+    that the first notification after a start is an increase.
+    """
+    if metrics.enabled():
+        accepted = families.api().accepted
+        for notification_type in fields.NotificationType.ALL:
+            accepted.labels(notification_type)
+
+
+def method_label(method):
+    """The bounded label value of a request method."""
+    return method if method in HTTP_METHODS else OTHER_METHOD
 
 
 def notification_accepted(notification_type):
@@ -51,6 +74,7 @@ class Middleware:
         try:
             return self.app(environ, recording_start_response)
         finally:
+            method = method_label(method)
             api = families.api()
             api.latency.labels(route, method).observe(
                 time.monotonic() - started)

@@ -29,9 +29,50 @@ from masakari import objects
 from masakari.objects import fields
 
 Status = fields.NotificationStatus
+NotificationType = fields.NotificationType
+# The recovery_method label of instance and process notifications.
+NO_METHOD = 'none'
+# The final statuses a processing is counted under (``running``: held by
+# the mass-failure brake, which has its own gauge).
+FINAL = (Status.FINISHED, Status.ERROR, Status.IGNORED)
+# The statuses an evacuation ends with.
+EVACUATION_RESULTS = (fields.VMoveStatus.SUCCEEDED, fields.VMoveStatus.FAILED,
+                      fields.VMoveStatus.IGNORED)
 # Statuses of a notification that is not done yet, reported by the
 # oldest-age gauge (0 when there is none).
 UNFINISHED = (Status.NEW, Status.RUNNING, Status.ERROR)
+
+
+def initialise(phases_by_type):
+    """Make the series of every known label value exist at 0.
+
+    NOTE: a labelled series otherwise appears at its first event, at 1,
+    and increase() over a series that starts at 1 is 0: the first
+    over-budget recovery or failed evacuation after a start would not
+    alert.
+
+    :param phases_by_type: notification type -> the phases its recovery
+        may go through (the engine's timeline knows them).
+    """
+    if not metrics.enabled():
+        return
+    engine = families.engine()
+    for notification_type, phases in phases_by_type.items():
+        engine.in_progress.labels(notification_type)
+        engine.retries.labels(notification_type)
+        methods = (fields.FailoverSegmentRecoveryMethod.ALL
+                   if notification_type == NotificationType.COMPUTE_HOST
+                   else (NO_METHOD,))
+        for method in methods:
+            engine.duration.labels(notification_type, method)
+            for status in FINAL:
+                engine.processed.labels(notification_type, method, status)
+        for phase in phases:
+            engine.phase.labels(notification_type, phase)
+    for phase in phases_by_type.get(NotificationType.COMPUTE_HOST, ()):
+        engine.over_budget.labels(phase)
+    for result in EVACUATION_RESULTS:
+        engine.evacuations.labels(result)
 
 
 def recovery_started(notification_type, retry):
@@ -68,7 +109,7 @@ def run_recorded(notification_type, run, over_budget):
             phase.seconds)
     for result, count in run.evacuations.items():
         engine.evacuations.labels(result).inc(count)
-    if notification_type == fields.NotificationType.COMPUTE_HOST:
+    if notification_type == NotificationType.COMPUTE_HOST:
         engine.instances.observe(
             run.evacuations.get(fields.VMoveStatus.SUCCEEDED, 0))
     if over_budget:

@@ -110,9 +110,13 @@ NOVA = {
 }
 
 
-def _build(table):
+def build(table, registry=prom.REGISTRY):
+    """The families of ``table`` as attributes, registered in
+    ``registry`` (a test gives a fresh one, to see series appear).
+    """
     return types.SimpleNamespace(**{
-        attribute: kind(name, documentation, labels, **options)
+        attribute: kind(name, documentation, labels, registry=registry,
+                        **options)
         for attribute, (kind, name, documentation, labels, options)
         in table.items()})
 
@@ -120,16 +124,16 @@ def _build(table):
 @functools.cache
 def api():
     """masakari-api: requests and accepted notifications."""
-    return _build(API)
+    return build(API)
 
 
 @functools.cache
 def engine():
     """masakari-engine: notifications, recoveries, evacuations."""
-    return _build(ENGINE)
+    return build(ENGINE)
 
 
 @functools.cache
 def nova():
     """Both services: HTTP requests to Nova and Keystone."""
-    return _build(NOVA)
+    return build(NOVA)

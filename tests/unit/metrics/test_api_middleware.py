@@ -21,6 +21,7 @@ import webob
 
 from masakari.api import metrics as api_metrics
 from masakari import metrics
+from masakari.metrics import api as api_metrics_module
 from masakari.metrics import families
 from tests.fixtures import conf as conf_fixture
 
@@ -63,3 +64,43 @@ class MiddlewareTestCase(testtools.TestCase):
         after = [count('GET', '200'), count('PUT', '404'),
                  count('DELETE', '500')]
         self.assertEqual([2, 1, 1], [a - b for a, b in zip(after, before)])
+
+    def test_methods_outside_http_count_as_other(self):
+        # The middleware is outermost: a request the authentication
+        # refuses (401 here) is counted too, with a bounded method.
+        @webob.dec.wsgify
+        def refuse(req):
+            return webob.Response(status=401)
+
+        self.useFixture(fixtures.MockPatchObject(metrics, '_enabled', True))
+        app = api_metrics.wrap(refuse)
+        families.api()
+        before = prometheus_client.REGISTRY.get_sample_value(
+            'masakari_api_requests_total', {
+                'route': 'unmatched', 'method': 'other',
+                'status': '401'}) or 0
+        for method in ('XYZ123', 'get', 'PROPFIND'):
+            webob.Request.blank('/v1/segments', method=method).get_response(
+                app)
+        self.assertEqual(3, prometheus_client.REGISTRY.get_sample_value(
+            'masakari_api_requests_total', {
+                'route': 'unmatched', 'method': 'other',
+                'status': '401'}) - before)
+        methods = {sample.labels['method']
+                   for metric in prometheus_client.REGISTRY.collect()
+                   if metric.name == 'masakari_api_requests'
+                   for sample in metric.samples}
+        self.assertEqual(set(), methods - api_metrics_module.HTTP_METHODS -
+                         {'other'})
+
+    def test_accepted_notifications_start_at_zero(self):
+        registry = prometheus_client.CollectorRegistry()
+        built = families.build(families.API, registry)
+        self.useFixture(fixtures.MockPatchObject(families, 'api',
+                                                 lambda: built))
+        self.useFixture(fixtures.MockPatchObject(metrics, '_enabled', True))
+        api_metrics.wrap(answer)
+        for notification_type in ('COMPUTE_HOST', 'VM', 'PROCESS'):
+            self.assertEqual(0, registry.get_sample_value(
+                'masakari_api_notifications_accepted_total',
+                {'type': notification_type}))

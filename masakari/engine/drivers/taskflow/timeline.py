@@ -31,21 +31,31 @@ from masakari import objects
 from masakari.objects import fields
 
 
-# Task (entry point name, or its class name: the atom name) -> phase.
-PHASES = {
-    'mass_failure_brake_task': 'brake',
-    'fence_host_task': 'fencing',
-    'force_down_compute_service_task': 'disable',
-    'disable_compute_service_task': 'disable',
-    'prepare_HA_enabled_instances_task': 'prepare',
-    'evacuate_instances_task': 'evacuate',
-    'stop_instance_task': 'stop',
-    'start_instance_task': 'start',
-    'confirm_instance_active_task': 'confirm',
-    'disable_compute_node_task': 'disable',
-    'confirm_compute_node_disabled_task': 'confirm',
-    'return_to_service_task': 'return',
+Type = fields.NotificationType
+# Notification type -> its tasks (entry point names, or their class names:
+# the atom names) -> phase.
+TYPE_PHASES = {
+    Type.COMPUTE_HOST: {
+        'mass_failure_brake_task': 'brake',
+        'fence_host_task': 'fencing',
+        'force_down_compute_service_task': 'disable',
+        'disable_compute_service_task': 'disable',
+        'prepare_HA_enabled_instances_task': 'prepare',
+        'evacuate_instances_task': 'evacuate',
+        'return_to_service_task': 'return',
+    },
+    Type.VM: {
+        'stop_instance_task': 'stop',
+        'start_instance_task': 'start',
+        'confirm_instance_active_task': 'confirm',
+    },
+    Type.PROCESS: {
+        'disable_compute_node_task': 'disable',
+        'confirm_compute_node_disabled_task': 'confirm',
+    },
 }
+PHASES = {task: phase for tasks in TYPE_PHASES.values()
+          for task, phase in tasks.items()}
 OTHER = 'other'
 BAR_WIDTH = 40
 
@@ -62,6 +72,14 @@ _PHASE_BY_KEY = {_key(name): phase for name, phase in PHASES.items()}
 def phase_of(task_name):
     """The phase of a task; ``other`` for tasks the table does not know."""
     return _PHASE_BY_KEY.get(_key(task_name), OTHER)
+
+
+def phases_by_type():
+    """Notification type -> the phases its recovery may go through, in
+    the order of the table (custom tasks: ``other``).
+    """
+    return {notification_type: tuple(dict.fromkeys(tasks.values())) +
+            (OTHER,) for notification_type, tasks in TYPE_PHASES.items()}
 
 
 def parse_time(value):
