@@ -226,4 +226,3 @@ class TestAlerts(ExportedNamesMixin, testtools.TestCase):
         result = run_promtool('test', 'rules', os.path.join(
             directory, os.path.basename(ALERT_TESTS)))
         self.assertEqual(0, result.returncode, result.stdout + result.stderr)
-
