@@ -34,6 +34,16 @@ TASKFLOW_DB_FILE = 'taskflow.sqlite'
 PASTE_FILE = 'api-paste.ini'
 FENCING_FILE = 'fencing.yaml'
 FENCING_CONFIG_FILE = 'fencing.conf'
+METRICS_CONFIG_FILE = 'metrics.conf'
+PROMETHEUS_FILE = 'prometheus.yml'
+ALERTS_FILE = os.path.join('monitoring', 'prometheus-alerts.yaml')
+DASHBOARD_FILE = os.path.join('monitoring', 'grafana-dashboard.json')
+# Seconds a host recovery may take before it is over budget with
+# --metrics: less than the demo's, so that its recovery shows the warning
+# and the MasakariRecoveryOverBudget alert.
+METRICS_RECOVERY_BUDGET = 1
+# Seconds between Prometheus's scrapes of the all-in-one.
+SCRAPE_INTERVAL = 5
 # Seconds to wait after disabling a failed host's service (Masakari: 180).
 DEFAULT_WAIT = 3
 
@@ -65,24 +75,23 @@ connection = sqlite:///{taskflow_db}
 """
 
 
-def paste_file():
-    """api-paste.ini of this installation: the source tree's etc/masakari
-    (a checkout, an editable install), else the data files installed under
-    the environment's prefix.
+def data_file(name):
+    """A file of etc/masakari in this installation (e.g. api-paste.ini):
+    the source tree's (a checkout, an editable install), else the data
+    files installed under the environment's prefix.
 
     :raises: FileNotFoundError when neither exists.
     """
     package_dir = os.path.dirname(os.path.abspath(masakari.__file__))
     candidates = [
-        os.path.join(os.path.dirname(package_dir), 'etc', 'masakari',
-                     PASTE_FILE),
-        os.path.join(sys.prefix, 'etc', 'masakari', PASTE_FILE),
+        os.path.join(os.path.dirname(package_dir), 'etc', 'masakari', name),
+        os.path.join(sys.prefix, 'etc', 'masakari', name),
     ]
     for path in candidates:
         if os.path.exists(path):
             return path
     raise FileNotFoundError('%s not found in %s' % (
-        PASTE_FILE, ', '.join(candidates)))
+        name, ', '.join(candidates)))
 
 
 def write(state_dir, simulator_identity_url, user, wait, debug=False):
@@ -102,7 +111,7 @@ def write(state_dir, simulator_identity_url, user, wait, debug=False):
         log_file=os.path.join(state_dir, LOG_FILE),
         auth_url=simulator_identity_url, user=user['name'],
         password=user['password'], project_line=project_line,
-        paste_file=paste_file(),
+        paste_file=data_file(PASTE_FILE),
         main_db=os.path.join(state_dir, MAIN_DB_FILE),
         taskflow_db=os.path.join(state_dir, TASKFLOW_DB_FILE))
     path = os.path.join(state_dir, CONFIG_FILE)
@@ -134,3 +143,56 @@ def write_fencing(state_dir, entries):
         '[fencing]\nconfig_file = %s\n\n'
         '[DEFAULT]\nhost_failure_recovery_threads = 20\n\n'
         '[host_failure]\nevacuation_poll_interval = 0.2\n' % fencing_file)
+
+
+_METRICS_TEMPLATE = """\
+# Written by masakari-aio --metrics.
+[metrics]
+enabled = true
+
+[host_failure]
+# Short, so that the demo's recovery is over budget (the WARNING and the
+# MasakariRecoveryOverBudget alert); a --config-file may change it.
+recovery_time_budget = {budget}
+"""
+
+_PROMETHEUS_TEMPLATE = """\
+# Written by masakari-aio --metrics: scrape its two endpoints, with the
+# shipped alert rules.
+global:
+  scrape_interval: {interval}s
+  evaluation_interval: {interval}s
+rule_files:
+  - {alerts}
+scrape_configs:
+  - job_name: masakari-api
+    static_configs:
+      - targets: ['{api}']
+  - job_name: masakari-engine
+    static_configs:
+      - targets: ['{engine}']
+"""
+
+
+def write_metrics(state_dir):
+    """Write ``<state_dir>/metrics.conf`` (metrics on, a short recovery
+    budget) and return its path.
+    """
+    path = os.path.join(state_dir, METRICS_CONFIG_FILE)
+    with open(path, 'w') as conf_file:
+        conf_file.write(_METRICS_TEMPLATE.format(
+            budget=METRICS_RECOVERY_BUDGET))
+    return path
+
+
+def write_prometheus(state_dir, api_target, engine_target):
+    """Write ``<state_dir>/prometheus.yml``, a Prometheus configuration
+    scraping the endpoints (``host:port``) as the jobs masakari-api and
+    masakari-engine with the shipped alert rules; return its path.
+    """
+    path = os.path.join(state_dir, PROMETHEUS_FILE)
+    with open(path, 'w') as stream:
+        stream.write(_PROMETHEUS_TEMPLATE.format(
+            interval=SCRAPE_INTERVAL, alerts=data_file(ALERTS_FILE),
+            api=api_target, engine=engine_target))
+    return path

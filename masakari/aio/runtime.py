@@ -12,10 +12,12 @@
 
 """Start and stop the all-in-one process: the simulated cloud, the engine
 (RPC server on threads) and the API (threaded WSGI server), sharing one
-configuration, the ``fake:/`` transport and SQLite databases.
+configuration, the ``fake:/`` transport and SQLite databases; with
+[metrics]/enabled, the two metrics endpoints.
 """
 
 import errno
+import functools
 import os
 import shutil
 import tempfile
@@ -24,14 +26,18 @@ from oslo_log import log as logging
 from paste import deploy
 import sqlalchemy as sa
 
+from masakari.aio import metrics_endpoints
 from masakari.aio import profile
 from masakari.aio import wsgi_server
+from masakari.api import metrics as api_metrics
 from masakari.compute import nova
 import masakari.conf
 from masakari import config
 from masakari.db import api as db_api
 from masakari.db import migration
 from masakari.engine.drivers.taskflow import persistence
+from masakari import metrics
+from masakari.metrics import engine as engine_metrics
 from masakari import objects
 from masakari import policy
 from masakari import rpc
@@ -52,7 +58,7 @@ SQLITE_BUSY_TIMEOUT_MS = 30000
 
 def _bind(what, option, host, port, start):
     """``start()``, which binds ``host``:``port``; a port in use becomes an
-    OSError naming the port and the option that changes it.
+    OSError naming the port and how to change it (``option``).
     """
     try:
         return start()
@@ -60,8 +66,8 @@ def _bind(what, option, host, port, start):
         if error.errno != errno.EADDRINUSE:
             raise
         raise OSError(errno.EADDRINUSE, '%s port %d on %s is already in use; '
-                      'choose another with %s (0: a free port)'
-                      % (what, port, host, option)) from error
+                      'choose another with %s' % (what, port, host, option)
+                      ) from error
 
 
 def queue_sqlite_transactions(engine):
@@ -120,13 +126,17 @@ class AllInOne:
         hosts through their Redfish BMC (needs sushy, sushy-tools and
         pyghmi: the ``test`` extra).
     :param keep: keep the temporary state directory at stop().
+    :param metrics: turn [metrics]/enabled on, with a short recovery
+        budget (the configuration files may do it too): serve the API's
+        and the engine's metrics on their [metrics] ports.
     :param setup_logging: set up oslo.log from the configuration (the
         console script); False leaves the process's logging alone (tests).
     """
 
     def __init__(self, topology, state_dir=None, host='127.0.0.1', port=0,
                  simulator_port=0, wait=profile.DEFAULT_WAIT, config_files=(),
-                 debug=False, setup_logging=True, fencing=False, keep=False):
+                 debug=False, setup_logging=True, fencing=False, keep=False,
+                 metrics=False):
         self.topology = topology
         self.state_dir = state_dir
         self.host = host
@@ -139,6 +149,10 @@ class AllInOne:
         self.fencing = fencing
         self.bmcs = None
         self.keep = keep
+        self.metrics = metrics
+        #: ``api`` and ``engine`` -> their metrics_endpoints.Endpoint.
+        self.metrics_endpoints = {}
+        self.prometheus_file = None
         self.simulator = None
         self.engine = None
         self.api = None
@@ -180,10 +194,12 @@ class AllInOne:
             os.makedirs(self.state_dir, exist_ok=True)
         # NOTE: bind first, so that a port in use fails before anything
         # else is set up.
-        self.api = _bind('API', '--port', self.host, self.port,
+        self.api = _bind('API', '--port (0: a free port)', self.host,
+                         self.port,
                          lambda: wsgi_server.WSGIServer(self.host, self.port))
         self.simulator = _bind(
-            'simulator', '--simulator-port', self.host, self.simulator_port,
+            'simulator', '--simulator-port (0: a free port)', self.host,
+            self.simulator_port,
             lambda: simulator_server.Simulator(
                 self.topology, host=self.host,
                 port=self.simulator_port).start())
@@ -192,13 +208,19 @@ class AllInOne:
         self.config_file = profile.write(
             self.state_dir, self.simulator.identity_url, user, self.wait,
             debug=self.debug)
-        fencing_files = [self._start_bmcs()] if self.fencing else []
+        option_files = [self._start_bmcs()] if self.fencing else []
+        if self.metrics:
+            option_files.append(profile.write_metrics(self.state_dir))
         argv = ['masakari-aio']
-        for path in [self.config_file] + fencing_files + self.config_files:
+        for path in [self.config_file] + option_files + self.config_files:
             argv += ['--config-file', path]
         config.parse_args(argv, default_config_files=[], configure_db=False)
         if self.setup_logging:
             logging.setup(CONF, 'masakari')
+        # NOTE: before the engine and the API are made: they record from
+        # their start.
+        if metrics.configure(multiprocess=False):
+            self._start_metrics()
         self._restore_db = db_api.configure(CONF)
         objects.register_all()
         queue_sqlite_transactions(db_api.get_engine())
@@ -211,9 +233,30 @@ class AllInOne:
         self.engine.start()
         app = deploy.loadapp('config:%s' % CONF.wsgi.api_paste_config,
                              name=APP_NAME)
-        self.api.start(app)
+        self.api.start(api_metrics.wrap(app))
         LOG.info('masakari-aio: API on %(api)s, simulator on %(sim)s',
                  {'api': self.api.url, 'sim': self.simulator.url})
+
+    def _start_metrics(self):
+        """Serve the API's and the engine's metrics; write the Prometheus
+        configuration that scrapes them.
+        """
+        address = CONF.metrics.listen_address
+        for name, endpoint, option in (
+                ('api', metrics_endpoints.api_endpoint(),
+                 'api_listen_port'),
+                ('engine', metrics_endpoints.engine_endpoint(
+                    [engine_metrics.OldestNotificationCollector()]),
+                 'engine_listen_port')):
+            port = getattr(CONF.metrics, option)
+            self.metrics_endpoints[name] = _bind(
+                'metrics', '[metrics]/%s in a --config-file' % option,
+                address, port, functools.partial(endpoint.start, address,
+                                                 port))
+        self.prometheus_file = profile.write_prometheus(
+            self.state_dir, *('%s:%d' % (address, getattr(
+                CONF.metrics, option)) for option in (
+                    'api_listen_port', 'engine_listen_port')))
 
     def _start_bmcs(self):
         """Start the BMCs; returns the configuration file pointing the
@@ -240,6 +283,10 @@ class AllInOne:
         if self.bmcs is not None:
             self.bmcs.stop()
             self.bmcs = None
+        for endpoint in self.metrics_endpoints.values():
+            endpoint.stop()
+        self.metrics_endpoints = {}
+        metrics.disable()
         if self.simulator is not None:
             self.simulator.stop()
             self.simulator = None

@@ -13,13 +13,14 @@
 """masakari-aio: masakari-api and masakari-engine in one process on embedded
 defaults, against a simulated cloud; ``--demo`` shows a host recovery,
 ``--demo --fencing`` a fenced one (BMC power off, force-down, immediate
-evacuation).
+evacuation); ``--metrics`` serves the Prometheus metrics of both.
 
 No eventlet here: the API is served by a threaded standard-library server
 and the engine takes RPC messages on threads.
 """
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -58,7 +59,17 @@ def _parser():
                              'evacuate at once (20 at a time); the demo '
                              'then crashes the host instead of marking it '
                              'down, so Nova still sees it up (needs the '
-                             'test extra: sushy, sushy-tools, pyghmi)')
+                             'simulated-bmcs extra: sushy, sushy-tools, '
+                             'pyghmi, which tools/run-aio installs)')
+    parser.add_argument('--metrics', action='store_true',
+                        help='serve the Prometheus metrics of the API and '
+                             'of the engine on the [metrics] ports '
+                             '(default 9781 and 9782; change them in a '
+                             '--config-file), write a prometheus.yml that '
+                             'scrapes them with the shipped alert rules, '
+                             'and set a 1 s recovery budget so that the '
+                             'demo is over it; with --demo, keep serving '
+                             'after the recovery until Ctrl-C')
     parser.add_argument('--topology', default=DEFAULT_TOPOLOGY,
                         help='simulated cloud: a topology JSON file or a '
                              'bundled name (%s; default: %%(default)s)' %
@@ -110,6 +121,17 @@ def _banner(aio, serve):
             aio.simulator.url, aio.simulator.control_url),
         'masakari-aio: configuration %s, log %s' % (aio.config_file, log),
     ]
+    if aio.metrics_endpoints:
+        lines += [
+            'masakari-aio: metrics of the API on %s, of the engine on %s'
+            % (aio.metrics_endpoints['api'].url,
+               aio.metrics_endpoints['engine'].url),
+            'masakari-aio: Prometheus with the alert rules: prometheus '
+            '--config.file=%s --storage.tsdb.path=%s; Grafana: import %s'
+            % (aio.prometheus_file,
+               os.path.join(aio.state_dir, 'prometheus'),
+               profile.data_file(profile.DASHBOARD_FILE)),
+        ]
     if serve:
         lines += [
             'masakari-aio: openstack CLI: export OS_AUTH_TYPE=none '
@@ -150,7 +172,8 @@ def main(argv=None):
             description, state_dir=args.state_dir, host=args.host, port=port,
             simulator_port=args.simulator_port, wait=args.wait,
             config_files=args.config_file, debug=args.debug,
-            fencing=args.fencing, keep=args.keep).start()
+            fencing=args.fencing, keep=args.keep,
+            metrics=args.metrics).start()
     except (OSError, ValueError, KeyError, RuntimeError,
             ImportError) as error:
         print('masakari-aio: %s' % error, file=sys.stderr)
@@ -172,6 +195,11 @@ def main(argv=None):
         except demo.DemoError as error:
             print('masakari-aio: demo failed: %s' % error, file=sys.stderr)
             return 1
+        if aio.metrics_endpoints:
+            # NOTE: so that Prometheus can scrape what the demo did.
+            _say('masakari-aio: the API and the metrics stay served; '
+                 'Ctrl-C stops')
+            _serve_until_stopped()
         return 0 if recovered else 1
     finally:
         state_dir, log_file = aio.state_dir, aio.log_file

@@ -76,3 +76,9 @@ def configure(multiprocess, fallback_dir=None):
     LOG.info('Prometheus metrics enabled%s.',
              ' (multiprocess directory %s)' % directory if directory else '')
     return True
+
+
+def disable():
+    """Stop recording (the all-in-one process stopping its services)."""
+    global _enabled
+    _enabled = False

@@ -13,7 +13,7 @@
 """masakari-aio as a newcomer runs it (README's first command): the demo
 recovers a host of the simulated cloud, fenced with ``--fencing``; a
 custom recovery flow file is rehearsed against a topology; the plain mode
-serves until SIGTERM.
+serves until SIGTERM; ``--metrics`` serves both endpoints after the demo.
 """
 
 import json
@@ -25,6 +25,7 @@ import subprocess
 import time
 
 import fixtures
+from prometheus_client import parser
 import requests
 import testtools
 
@@ -43,6 +44,8 @@ INSTANT_TOPOLOGY = {
                  'metadata': {'HA_Enabled': 'True'}}],
 }
 API_BANNER = re.compile(r'API listening on (http://\S+)')
+METRICS_BANNER = re.compile(r'metrics of the API on (http://\S+), of the '
+                            r'engine on (http://\S+)$')
 
 
 class TestAllInOne(testtools.TestCase):
@@ -150,3 +153,50 @@ class TestAllInOne(testtools.TestCase):
                      'masakari.log'):
             self.assertTrue(os.path.exists(os.path.join(self.state_dir,
                                                         name)), name)
+
+    def test_metrics_demo_keeps_serving_both_endpoints(self):
+        topology_file = os.path.join(self.state_dir, 'topology.json')
+        with open(topology_file, 'w') as f:
+            json.dump(INSTANT_TOPOLOGY, f)
+        ports_file = os.path.join(self.state_dir, 'ports.conf')
+        with open(ports_file, 'w') as f:
+            f.write('[metrics]\napi_listen_port = %d\n'
+                    'engine_listen_port = %d\n'
+                    % (processes.free_port(), processes.free_port()))
+        process = subprocess.Popen(
+            [processes.executable('masakari-aio'), '--demo', '--metrics',
+             '--wait', '2', '--topology', topology_file, '--config-file',
+             ports_file], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True)
+        self.addCleanup(process.kill)
+        self.addCleanup(process.stdout.close)
+        urls, lines = None, []
+        for line in process.stdout:
+            lines.append(line.rstrip('\n'))
+            urls = urls or METRICS_BANNER.search(line)
+            if 'stay served' in line:
+                break
+        self.addDetail('stdout', testtools.content.text_content(
+            '\n'.join(lines)))
+        self.assertIn('recovery finished', lines)
+        self.assertIsNotNone(urls)
+
+        def families(url):
+            text = requests.get(url, timeout=30).text
+            return {family.name: family for family in
+                    parser.text_string_to_metric_families(text)}
+
+        api, engine = families(urls.group(1)), families(urls.group(2))
+        accepted = {sample.labels['type']: sample.value for sample in
+                    api['masakari_api_notifications_accepted'].samples
+                    if sample.name.endswith('_total')}
+        self.assertEqual({'COMPUTE_HOST': 1, 'VM': 0, 'PROCESS': 0},
+                         accepted)
+        # The budget of --metrics (1 s) is shorter than the wait.
+        over_budget = [sample.value for sample in
+                       engine['masakari_engine_recovery_over_budget'].samples
+                       if sample.name.endswith('_total')]
+        self.assertEqual(1, sum(over_budget))
+        self.assertNotIn('masakari_api_requests', engine)
+        process.send_signal(signal.SIGINT)
+        self.assertEqual(0, process.wait(30))

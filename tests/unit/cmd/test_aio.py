@@ -27,16 +27,20 @@ import fixtures
 from oslo_config import cfg
 from oslo_db.sqlalchemy import engines
 from oslo_log import log as oslo_log
+from prometheus_client import parser
 import requests
 import testtools
+import yaml
 
 from masakari.aio import demo
 from masakari.aio import profile
 from masakari.aio import runtime
 from masakari.cmd import aio
 import masakari.conf
+from masakari import metrics
 from masakari import rpc
 from tests.fixtures import conf as conf_fixture
+from tests.fixtures import processes
 
 CONF = masakari.conf.CONF
 
@@ -167,6 +171,108 @@ class TestAllInOne(testtools.TestCase):
             self.assertNotEqual(0, sock.connect_ex(('127.0.0.1', port)))
 
 
+def scrape(url):
+    """``{(sample name, frozenset of labels): value}`` of an endpoint."""
+    text = requests.get(url, timeout=10).text
+    return {(sample.name, frozenset(sample.labels.items())): sample.value
+            for family in parser.text_string_to_metric_families(text)
+            for sample in family.samples}
+
+
+def value(samples, name, **labels):
+    return samples.get((name, frozenset(labels.items())), 0)
+
+
+def write_metrics_ports(directory):
+    """A configuration file giving the metrics endpoints free ports."""
+    path = os.path.join(directory, 'ports.conf')
+    with open(path, 'w') as conf_file:
+        conf_file.write('[metrics]\napi_listen_port = %d\n'
+                        'engine_listen_port = %d\n'
+                        % (processes.free_port(), processes.free_port()))
+    return path
+
+
+class TestMetrics(testtools.TestCase):
+    """--metrics: the API's and the engine's endpoints, as a deployment's."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(conf_fixture.ConfFixture(CONF))
+        ports = write_metrics_ports(self.useFixture(fixtures.TempDir()).path)
+        self.aio = runtime.AllInOne(TOPOLOGY, wait=0, setup_logging=False,
+                                    metrics=True, config_files=[ports])
+        self.addCleanup(self.aio.stop)
+        self.aio.start()
+
+    def test_both_endpoints_after_a_recovery(self):
+        api_url = self.aio.metrics_endpoints['api'].url
+        engine_url = self.aio.metrics_endpoints['engine'].url
+        before = scrape(engine_url), scrape(api_url)
+        self.assertTrue(demo.run(self.aio.api_url,
+                                 self.aio.simulator.control_url,
+                                 recovery_method='auto', say=lambda line: 0,
+                                 timeout=60))
+        engine, api = scrape(engine_url), scrape(api_url)
+
+        def increase(samples, name, index, **labels):
+            return (value(samples, name, **labels) -
+                    value(before[index], name, **labels))
+
+        self.assertEqual(1, increase(
+            api, 'masakari_api_requests_total', 1,
+            route='/v1/notifications', method='POST', status='202'))
+        self.assertEqual(1, increase(
+            api, 'masakari_api_notifications_accepted_total', 1,
+            type='COMPUTE_HOST'))
+        self.assertEqual(1, increase(
+            engine, 'masakari_engine_notifications_processed_total', 0,
+            type='COMPUTE_HOST', recovery_method='auto', status='finished'))
+        self.assertEqual(2, increase(
+            engine, 'masakari_engine_evacuations_total', 0,
+            result='succeeded'))
+        # Read from the database at each scrape.
+        self.assertIn(('masakari_engine_oldest_notification_age_seconds',
+                       frozenset({'status': 'new'}.items())), engine)
+        # Nothing is served twice.
+        self.assertEqual(set(), {name for name, _labels in engine
+                                 if name.startswith('masakari_api_')})
+        self.assertEqual(set(), {name for name, _labels in api
+                                 if not name.startswith('masakari_api_')})
+
+    def test_prometheus_configuration_and_banner(self):
+        with open(self.aio.prometheus_file) as stream:
+            prometheus = yaml.safe_load(stream)
+        [alerts] = prometheus['rule_files']
+        self.assertTrue(os.path.isfile(alerts))
+        targets = {job['job_name']: job['static_configs'][0]['targets']
+                   for job in prometheus['scrape_configs']}
+        self.assertEqual(
+            {'masakari-api': ['127.0.0.1:%d' % CONF.metrics.api_listen_port],
+             'masakari-engine': ['127.0.0.1:%d'
+                                 % CONF.metrics.engine_listen_port]},
+            targets)
+        self.assertEqual(profile.METRICS_RECOVERY_BUDGET,
+                         CONF.host_failure.recovery_time_budget)
+        banner = '\n'.join(aio._banner(self.aio, serve=False))
+        self.assertIn('metrics of the API on http://127.0.0.1:%d/metrics, '
+                      'of the engine on http://127.0.0.1:%d/metrics'
+                      % (CONF.metrics.api_listen_port,
+                         CONF.metrics.engine_listen_port), banner)
+        self.assertIn('--config.file=%s' % self.aio.prometheus_file, banner)
+        self.assertIn('grafana-dashboard.json', banner)
+
+    def test_stop_closes_the_endpoints_and_stops_recording(self):
+        ports = [CONF.metrics.api_listen_port,
+                 CONF.metrics.engine_listen_port]
+        self.assertTrue(metrics.enabled())
+        self.aio.stop()
+        self.assertFalse(metrics.enabled())
+        for port in ports:
+            with socket.socket() as sock:
+                self.assertNotEqual(0, sock.connect_ex(('127.0.0.1', port)))
+
+
 class TestSQLiteTransactions(testtools.TestCase):
     """Threads of one process sharing a SQLite file (oslo.db engine)."""
 
@@ -281,6 +387,27 @@ class TestCommand(testtools.TestCase):
         self.assertEqual(2, status)
         self.assertIn('simulator port %d on 127.0.0.1 is already in use; '
                       'choose another with --simulator-port' % port, error)
+
+    def test_metrics_port_taken(self):
+        self.useFixture(conf_fixture.ConfFixture(CONF))
+        # NOTE: the failure comes after the logging set-up, which would
+        # send this process's log to the removed state directory.
+        self.useFixture(fixtures.MockPatch(
+            'masakari.aio.runtime.logging.setup'))
+        path = self.useFixture(fixtures.TempDir()).join('busy.conf')
+        with socket.socket() as busy:
+            busy.bind(('127.0.0.1', 0))
+            busy.listen()
+            port = busy.getsockname()[1]
+            with open(path, 'w') as conf_file:
+                conf_file.write('[metrics]\napi_listen_port = %d\n' % port)
+            status, error = self._main('--port', '0', '--metrics',
+                                       '--config-file', path)
+        self.assertEqual(2, status)
+        self.assertIn('metrics port %d on 127.0.0.1 is already in use; '
+                      'choose another with [metrics]/api_listen_port in a '
+                      '--config-file' % port, error)
+        self.assertFalse(metrics.enabled())
 
     def test_keep_keeps_the_state_directory(self):
         self.useFixture(conf_fixture.ConfFixture(CONF))
