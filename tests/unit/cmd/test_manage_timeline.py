@@ -12,11 +12,13 @@
 
 """``masakari-manage notification timeline``: the timeline of a
 notification from the database alone, here one recorded the way
-Masakari 22.0.0 records it (no run start time in the flow detail).
+Masakari 22.0.0 records it (no run start time in the flow detail), as
+text and as an SVG chart.
 """
 
 import contextlib
 import datetime
+from xml.etree import ElementTree
 
 from oslo_utils import uuidutils
 from taskflow.persistence import models as taskflow_models
@@ -92,6 +94,35 @@ class TestNotificationTimeline(test_manage.ManageTestCase):
             'host %s recovered in 10.0 s: disable 2.0 s, prepare 1.0 s, '
             'evacuate 7.0 s (3 instances, 1 failed)' % self.host_uuid,
         ], out.splitlines()[-8:])
+
+    def test_svg_chart(self):
+        uuid = self.add_notification()
+        code, out, err = self.manage('notification', 'timeline', uuid,
+                                     '--format', 'svg')
+        self.assertEqual((0, ''), (code, err))
+        document = ElementTree.fromstring(out)
+        namespace = '{http://www.w3.org/2000/svg}'
+        bars = {bar.find(namespace + 'title').text: float(bar.get('width'))
+                for bar in document.iter(namespace + 'rect')
+                if bar.find(namespace + 'title') is not None}
+        self.assertEqual(['disable: 2.0 s from 0.0 s',
+                          'prepare: 1.0 s from 2.0 s',
+                          'evacuate: 7.0 s from 3.0 s'], list(bars))
+        widths = list(bars.values())
+        self.assertAlmostEqual(widths[0] * 3.5, widths[2], delta=0.1)
+        texts = [text.text for text in document.iter(namespace + 'text')]
+        self.assertEqual('Notification %s: COMPUTE_HOST, finished, host %s'
+                         % (uuid, self.host_uuid), texts[0])
+        self.assertIn('evacuations: 1 failed, 2 succeeded', texts)
+        self.assertEqual('host %s recovered in 10.0 s: disable 2.0 s, '
+                         'prepare 1.0 s, evacuate 7.0 s (3 instances, 1 '
+                         'failed)' % self.host_uuid, texts[-1])
+
+    def test_svg_of_an_unknown_notification_writes_no_document(self):
+        uuid = uuidutils.generate_uuid()
+        self.assertEqual(
+            (1, '', 'Notification %s not found.\n' % uuid),
+            self.manage('notification', 'timeline', uuid, '--format', 'svg'))
 
     def test_unknown_notification(self):
         uuid = uuidutils.generate_uuid()

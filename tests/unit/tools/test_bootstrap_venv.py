@@ -89,7 +89,7 @@ class TestBootstrapVenv(testtools.TestCase):
             '%s/pip.log)...' % (self.venv, self.venv), lines[0])
         self.assertEqual([
             '  building masakari from source...',
-            '  3 packages collected; installing 3 of them...'], lines[1:3])
+            '  installing 3 packages...'], lines[1:3])
         self.assertRegex(lines[3], r'^  done in \d+ s$')
         self.assertEqual('active: %s' % self.venv, lines[4])
         with open(os.path.join(self.venv, 'pip.log')) as log:
@@ -115,7 +115,6 @@ class TestBootstrapVenv(testtools.TestCase):
                       % self.venv, result.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.venv,
                                                      'masakari-extras')))
-
 
     def test_run_aio_asks_for_the_fencing_extra_only_with_fencing(self):
         self._pip(status=0)

@@ -228,6 +228,13 @@ def _seconds(value):
     return '%.1f s' % value
 
 
+def evacuations_text(run):
+    """The evacuations that ended in a run, e.g. ``1 failed, 2 succeeded``.
+    """
+    return ', '.join('%d %s' % (count, status)
+                     for status, count in sorted(run.evacuations.items()))
+
+
 def summary(run, host_name, status):
     """The one-line report of a host recovery run, e.g. ``host compute-1
     recovered in 12.3 s: disable 1.1 s, prepare 0.2 s, evacuate 11.0 s
