@@ -14,7 +14,10 @@
 
 The configuration and policy references are generated from the code by the
 oslo.config and oslo.policy Sphinx extensions, through the generator files
-in etc/masakari, so they never drift from the options and rules.
+in etc/masakari, so they never drift from the options and rules. The
+diagrams are graphviz sources (``dot``, Debian package graphviz); the
+pictures of a real run are drawn at build time from its recording
+(``_exts/pictures.py``).
 """
 
 import os
@@ -22,7 +25,7 @@ import sys
 
 DOC_DIR = os.path.dirname(os.path.abspath(__file__))
 ETC_DIR = os.path.join(DOC_DIR, '..', '..', 'etc', 'masakari')
-# Our own extensions (the notification samples directive).
+# Our own extensions (the notification samples directive, the pictures).
 sys.path.insert(0, os.path.join(DOC_DIR, '_exts'))
 
 extensions = [
@@ -30,8 +33,12 @@ extensions = [
     'oslo_config.sphinxconfiggen',
     'oslo_policy.sphinxext',
     'oslo_policy.sphinxpolicygen',
+    'sphinx.ext.graphviz',
     'notification_samples',
+    'pictures',
 ]
+graphviz_output_format = 'svg'
+exclude_patterns = ['_build']
 
 # NOTE: openstackdocstheme works offline; fall back to a stock theme where
 # it is not installed so that the docs still build.
@@ -64,7 +71,6 @@ project = 'Masakari'
 copyright = 'The Masakari rewrite developers'
 master_doc = 'index'
 source_suffix = '.rst'
-exclude_patterns = ['_build']
 pygments_style = 'native'
 html_static_path = ['_static']
 templates_path = []

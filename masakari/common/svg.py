@@ -11,8 +11,8 @@
 # under the License.
 
 """A small SVG writer for the charts Masakari draws (a recovery's timeline,
-the documentation's dashboard picture): rectangles, lines, polylines and
-text, and the axis ticks of a value range.
+the documentation's pictures): rectangles, lines, polylines, polygons,
+arrows and text, and the axis ticks of a value range.
 """
 
 import math
@@ -78,6 +78,18 @@ class Drawing:
                             for x, y in points),
             fill='none', stroke=stroke, stroke_width=stroke_width,
             **attributes)))
+
+    def polygon(self, points, fill, **attributes):
+        self._items.append('<polygon%s/>' % _attributes(dict(
+            points=' '.join('%s,%s' % (_number(x), _number(y))
+                            for x, y in points), fill=fill, **attributes)))
+
+    def arrow(self, x1, x2, y, stroke, head=7, **attributes):
+        """A horizontal arrow from ``x1`` to ``x2`` at ``y``."""
+        direction = 1 if x2 >= x1 else -1
+        self.line(x1, y, x2 - direction * head, y, stroke, **attributes)
+        self.polygon([(x2, y), (x2 - direction * head, y - head / 2),
+                      (x2 - direction * head, y + head / 2)], stroke)
 
     def text(self, x, y, text, size=12, fill='#222222', anchor='start',
              **attributes):

@@ -19,9 +19,10 @@ from masakari.common import svg
 from masakari.engine.drivers.taskflow import timeline
 
 WIDTH = 760
+# Pixels per character of the 12 px text lines (the title, the summary).
+CHARACTER = 7
 LABEL_RIGHT = 150
 BAR_LEFT = 165
-BAR_RIGHT = WIDTH - 25
 ROW = 26
 BAR = 16
 # One colour per phase; "other" (custom tasks) is grey.
@@ -55,7 +56,8 @@ def _draw_run(drawing, top, number, count, run):
                  size=13, font_weight='bold')
     top += 24
     axis = svg.ticks(run.seconds)
-    scale = (BAR_RIGHT - BAR_LEFT) / axis[-1]
+    bar_right = drawing.width - 25
+    scale = (bar_right - BAR_LEFT) / axis[-1]
     bottom = top + ROW * len(run.phases)
     for value in axis:
         x = BAR_LEFT + value * scale
@@ -74,7 +76,7 @@ def _draw_run(drawing, top, number, count, run):
                      title='%s: %s from %s' % (phase.name,
                                                _seconds(phase.seconds),
                                                _seconds(offset)))
-    drawing.line(BAR_LEFT, bottom, BAR_RIGHT, bottom, MUTED)
+    drawing.line(BAR_LEFT, bottom, bar_right, bottom, MUTED)
     drawing.text(10, bottom + 16, 'total %s' % _seconds(run.seconds),
                  size=12, font_weight='bold')
     next_top = bottom + 28
@@ -94,8 +96,12 @@ def render(runs, title, summary=None):
     """
     height = (36 + sum(_run_height(run) + 12 for run in runs) +
               (24 if summary else 0))
-    drawing = svg.Drawing(WIDTH, height)
-    drawing.text(10, 22, title, size=14, font_weight='bold')
+    # NOTE: wide enough for the title and the summary, which name a uuid
+    # and every phase.
+    width = max([WIDTH] + [int(len(line) * CHARACTER) + 20
+                           for line in (title, summary) if line])
+    drawing = svg.Drawing(width, height)
+    drawing.text(10, 22, title, size=12, font_weight='bold')
     top = 36
     for number, run in enumerate(runs, 1):
         top = _draw_run(drawing, top, number, len(runs), run) + 12
