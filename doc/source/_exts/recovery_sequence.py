@@ -59,11 +59,11 @@ def events(recording):
                                         % (_operation(call),
                                            call['status']), False)))
     for step in recording['runs'][-1]['steps']:
-        timed.append((epoch(step['start']), 0, ('engine', 'engine', '%s|'
-                      '%s, %.1f s' % (step['task'],
-                                        timeline.phase_of(step['task']),
-                                        epoch(step['end']) -
-                                        epoch(step['start'])), False)))
+        start, end = epoch(step['start']), epoch(step['end'])
+        note = '%s|%s, %.1f s' % (step['task'],
+                                  timeline.phase_of(step['task']),
+                                  end - start)
+        timed.append((start, 0, ('engine', 'engine', note, False)))
     timed.sort(key=lambda item: item[:2])
     api_calls = [row for moment, _order, row in timed
                  if moment < recording['answered']]

@@ -34,7 +34,10 @@ UNITS = {'masakari-api': os.path.join(servers.ETC, 'systemd',
                                       'masakari-api.service'),
          'masakari-engine': os.path.join(servers.ETC, 'systemd',
                                          'masakari-engine.service')}
-INSTALLED_BIN = '/usr/local/bin/'
+# The virtualenv of the manual installation (doc/source/install/manual.rst).
+VIRTUALENV = '/opt/masakari'
+INSTALLED_BIN = VIRTUALENV + '/bin/'
+MANUAL = os.path.join(servers.REPO, 'doc', 'source', 'install', 'manual.rst')
 # oslo.service's default [DEFAULT]/graceful_shutdown_timeout.
 GRACEFUL_SHUTDOWN_TIMEOUT = 60
 
@@ -69,6 +72,17 @@ class TestSystemdUnits(testtools.TestCase):
             self.assertEqual((0, ''), (result.returncode,
                                        result.stdout + result.stderr),
                              name)
+
+    def test_runs_the_documented_virtualenv_as_the_documented_user(self):
+        with open(MANUAL) as f:
+            manual = f.read()
+        self.assertIn('python3 -m venv %s\n' % VIRTUALENV, manual)
+        self.assertIn('useradd --system', manual)
+        for path in UNITS.values():
+            service = read_unit(path)['Service']
+            self.assertTrue(service['ExecStart'].startswith(INSTALLED_BIN))
+            self.assertEqual(('masakari', 'masakari'),
+                             (service['User'], service['Group']))
 
     def test_service_settings(self):
         for name, path in UNITS.items():
