@@ -215,22 +215,20 @@ class TestMetrics(testtools.TestCase):
                                  timeout=60))
         engine, api = scrape(engine_url), scrape(api_url)
 
-        def increase(samples, name, index, **labels):
-            return (value(samples, name, **labels) -
-                    value(before[index], name, **labels))
-
-        self.assertEqual(1, increase(
-            api, 'masakari_api_requests_total', 1,
-            route='/v1/notifications', method='POST', status='202'))
-        self.assertEqual(1, increase(
-            api, 'masakari_api_notifications_accepted_total', 1,
-            type='COMPUTE_HOST'))
-        self.assertEqual(1, increase(
-            engine, 'masakari_engine_notifications_processed_total', 0,
-            type='COMPUTE_HOST', recovery_method='auto', status='finished'))
-        self.assertEqual(2, increase(
-            engine, 'masakari_engine_evacuations_total', 0,
-            result='succeeded'))
+        for expected, samples, name, labels in (
+                (1, api, 'masakari_api_requests_total',
+                 {'route': '/v1/notifications', 'method': 'POST',
+                  'status': '202'}),
+                (1, api, 'masakari_api_notifications_accepted_total',
+                 {'type': 'COMPUTE_HOST'}),
+                (1, engine, 'masakari_engine_notifications_processed_total',
+                 {'type': 'COMPUTE_HOST', 'recovery_method': 'auto',
+                  'status': 'finished'}),
+                (2, engine, 'masakari_engine_evacuations_total',
+                 {'result': 'succeeded'})):
+            earlier = before[0] if samples is engine else before[1]
+            self.assertEqual(expected, value(samples, name, **labels) -
+                             value(earlier, name, **labels), name)
         # Read from the database at each scrape.
         self.assertIn(('masakari_engine_oldest_notification_age_seconds',
                        frozenset({'status': 'new'}.items())), engine)

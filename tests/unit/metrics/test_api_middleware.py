@@ -24,6 +24,7 @@ from masakari import metrics
 from masakari.metrics import api as api_metrics_module
 from masakari.metrics import families
 from tests.fixtures import conf as conf_fixture
+from tests.fixtures import metrics as metrics_fixture
 
 ROUTE = '/v1/segments/{segment_id}'
 
@@ -94,11 +95,8 @@ class MiddlewareTestCase(testtools.TestCase):
                          {'other'})
 
     def test_accepted_notifications_start_at_zero(self):
-        registry = prometheus_client.CollectorRegistry()
-        built = families.build(families.API, registry)
-        self.useFixture(fixtures.MockPatchObject(families, 'api',
-                                                 lambda: built))
-        self.useFixture(fixtures.MockPatchObject(metrics, '_enabled', True))
+        registry = self.useFixture(metrics_fixture.FreshFamilies(
+            'api')).registry
         api_metrics.wrap(answer)
         for notification_type in ('COMPUTE_HOST', 'VM', 'PROCESS'):
             self.assertEqual(0, registry.get_sample_value(

@@ -27,9 +27,8 @@ import yaml
 
 from masakari.engine.drivers.taskflow import timeline
 from masakari.engine import recovery_report
-from masakari import metrics
 from masakari.metrics import engine as engine_metrics
-from masakari.metrics import families
+from tests.fixtures import metrics as metrics_fixture
 from tests.unit.metrics import test_monitoring_files as monitoring
 
 START = datetime.datetime(2026, 1, 1, 12, 0, 0)
@@ -70,11 +69,8 @@ class TestFirstEventAlerts(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.registry = prometheus_client.CollectorRegistry()
-        built = families.build(families.ENGINE, self.registry)
-        self.useFixture(fixtures.MockPatchObject(families, 'engine',
-                                                 lambda: built))
-        self.useFixture(fixtures.MockPatchObject(metrics, '_enabled', True))
+        self.registry = self.useFixture(
+            metrics_fixture.FreshFamilies('engine')).registry
         self.directory = self.useFixture(fixtures.TempDir()).path
         monitoring.write_rules_without_annotations(
             monitoring.alert_rules(), os.path.join(self.directory, RULES))
@@ -125,11 +121,8 @@ class TestFirstEventAlerts(testtools.TestCase):
 class TestInitialisedSeries(testtools.TestCase):
 
     def test_every_known_label_value_is_at_zero(self):
-        registry = prometheus_client.CollectorRegistry()
-        built = families.build(families.ENGINE, registry)
-        self.useFixture(fixtures.MockPatchObject(families, 'engine',
-                                                 lambda: built))
-        self.useFixture(fixtures.MockPatchObject(metrics, '_enabled', True))
+        registry = self.useFixture(
+            metrics_fixture.FreshFamilies('engine')).registry
         recovery_report.initialise_metrics()
         found = samples(registry)
         for series in (
@@ -152,10 +145,8 @@ class TestInitialisedSeries(testtools.TestCase):
                          'count{phase="evacuate", type="VM"}', found)
 
     def test_nothing_when_disabled(self):
-        registry = prometheus_client.CollectorRegistry()
-        built = families.build(families.ENGINE, registry)
-        self.useFixture(fixtures.MockPatchObject(families, 'engine',
-                                                 lambda: built))
+        registry = self.useFixture(metrics_fixture.FreshFamilies(
+            'engine', enabled=False)).registry
         recovery_report.initialise_metrics()
         labelled = [name for name in samples(registry)
                     if re.search(r'(type|result|slowest_phase)=', name)]
