@@ -89,10 +89,15 @@ class URLMap(urlmap.URLMap):
         return acceptable[0][0] if acceptable else None
 
     def __call__(self, environ, start_response):
-        if environ.get('PATH_INFO', '')[:1] not in ('', '/'):
-            # NOTE: a request target that is not an absolute path (``*``,
-            # ``v1/segments``) names no resource: 400, not the 500 of
-            # paste's URL normalisation.
+        target = environ.get('PATH_INFO', '')
+        if target[:1] not in ('', '/') and not self.domain_url_re.match(
+                target):
+            # NOTE: a request target that is neither an absolute path nor
+            # an absolute http(s) URL (``*``, ``v1/segments``) names no
+            # resource: 400, not the 500 of paste's URL normalisation. The
+            # absolute form (``GET http://host/v1/segments``), which
+            # HTTP/1.1 servers must accept, is served as its path, the
+            # Host header still choosing the domain, as in 22.0.0.
             return webob.exc.HTTPBadRequest()(environ, start_response)
         host = environ.get('HTTP_HOST', environ.get('SERVER_NAME')).lower()
         if ':' in host:

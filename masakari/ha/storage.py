@@ -31,6 +31,11 @@ from masakari.objects import segment as segment_obj
 
 # Code points a MySQL utf8 (3-byte) connection can compare: the BMP.
 LAST_COMPARABLE_CHARACTER = '\uffff'
+# The texts of unbounded length (no maxLength in the request schemas) and
+# what their TEXT columns hold on MySQL and MariaDB; SQLite and PostgreSQL
+# take any length. (A notification's payload is bounded by its schema.)
+TEXT_FIELDS = ('description', 'control_attributes')
+TEXT_COLUMN_BYTES = 65535
 
 
 @contextlib.contextmanager
@@ -45,9 +50,9 @@ def writing(notify, context, obj, action):
     :param notify: a ``masakari.notifications.api.notify_about_*_api``.
     :param action: a ``fields.EventNotificationAction`` value.
     :raises: the block's error, except a value the database cannot hold
-        (e.g. a text over the 65,535 bytes of a MySQL TEXT column): that
-        is bad input, a ValidationError (400) ``Invalid input received:
-        <the database's reason>``.
+        (a text over the 65,535 bytes of a MySQL TEXT column): that is bad
+        input, a ValidationError (400) naming the field and the limit
+        (:func:`too_long`).
     """
     try:
         yield functools.partial(notifications.around_write, notify,
@@ -58,8 +63,7 @@ def writing(notify, context, obj, action):
                    phase=fields.EventNotificationPhase.ERROR,
                    exception=error, tb=traceback.format_exc())
             saved.reraise = not _is_unstorable(error)
-        raise exception.ValidationError(detail=exception.InvalidInput(
-            reason=_database_reason(error)).format_message()) from error
+        raise too_long(obj) from error
 
 
 def _is_unstorable(error):
@@ -74,13 +78,30 @@ def _is_unstorable(error):
         isinstance(error.inner_exception, sa.exc.DataError))
 
 
-def _database_reason(error):
-    """The driver's own words, e.g. "Data too long for column 'name' at
-    row 1" (not oslo.db's text, which quotes the statement and values).
+def too_long(obj):
+    """The ValidationError of a write of ``obj`` the database refused for
+    a value's size: the field over TEXT_COLUMN_BYTES and that limit.
+
+    NOTE: never the database's own text, which names its internals
+    ("Data too long for column ... at row 1") or, when the limit falls
+    inside a multi-byte character, calls the value an "Incorrect string".
     """
-    driver_error = getattr(error.inner_exception, 'orig', None) or error
-    words = [arg for arg in driver_error.args if isinstance(arg, str)]
-    return (words[-1] if words else str(driver_error)).strip()
+    for name in TEXT_FIELDS:
+        value = getattr(obj, name) if _is_set(obj, name) else None
+        size = len(value.encode('utf-8')) if value else 0
+        if size > TEXT_COLUMN_BYTES:
+            return exception.ValidationError(detail=(
+                'Invalid input for field/attribute %s. The value is %d '
+                'bytes long in UTF-8; at most %d are allowed.'
+                % (name, size, TEXT_COLUMN_BYTES)))
+    return exception.ValidationError(detail=exception.InvalidInput(
+        reason='a value is longer than the database can store').
+        format_message())
+
+
+def _is_set(obj, name):
+    """Whether the versioned object ``obj`` has a value for ``name``."""
+    return name in getattr(obj, 'fields', ()) and obj.obj_attr_is_set(name)
 
 
 def comparable(value):

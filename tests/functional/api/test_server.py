@@ -107,7 +107,7 @@ class TestStandaloneServer(ServerTestCase):
                 answer += chunk
         return answer.decode(errors='replace')
 
-    def test_malformed_request_lines_answer_400(self):
+    def test_request_targets(self):
         process = subprocess.Popen(
             [processes.executable('masakari-api'),
              '--config-file', self.write_config()],
@@ -123,6 +123,16 @@ class TestStandaloneServer(ServerTestCase):
             self.assertNotIn(os.path.dirname(processes.BIN_DIR), answer)
         self.assertTrue(self._raw('GET /v1 HTTP/1.1').startswith(
             'HTTP/1.1 200 '))
+        # The absolute form is the path's resource, as in 22.0.0.
+        path_form = self._get('/v1/extensions')[1].decode()
+        for request_line in ('GET http://127.0.0.1:%d/v1/extensions '
+                             'HTTP/1.1' % self.port,
+                             'GET https://api.example/v1/extensions '
+                             'HTTP/1.1'):
+            answer = self._raw(request_line)
+            self.assertTrue(answer.startswith('HTTP/1.1 200 '), answer)
+            self.assertTrue(answer.endswith('\r\n\r\n' + path_form),
+                            answer)
 
     def test_negative_workers_fail_start_up(self):
         process = subprocess.run(

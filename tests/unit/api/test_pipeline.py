@@ -64,6 +64,25 @@ class TestRawRequests(testtools.TestCase):
         req.environ['PATH_INFO'] = '/v1/segments/\xff'
         self.assertEqual(404, req.get_response(self.api.app).status_int)
 
+    def _target(self, target):
+        req = webob.Request.blank('/')
+        req.environ['PATH_INFO'] = target
+        return req.get_response(self.api.app)
+
+    def test_absolute_form_target_is_its_path(self):
+        path_form = self.send('GET', '/v1/segments?limit=1')
+        for target in ('http://api.example/v1/segments',
+                       'https://api.example:8443//v1//segments'):
+            response = self._target(target)
+            self.assertEqual(200, response.status_int, target)
+            self.assertEqual(path_form.json, response.json)
+        self.assertEqual(300, self._target('http://api.example').status_int)
+
+    def test_targets_that_are_not_paths_answer_400(self):
+        for target in ('*', 'v1/segments', 'ftp://api.example/v1',
+                       'http:/v1/segments'):
+            self.assertEqual(400, self._target(target).status_int, target)
+
     def test_noauth2_is_admin_whatever_the_roles(self):
         response = self.send('GET', '/v1/segments', **{'X-Roles': 'reader'})
         self.assertEqual(200, response.status_int)

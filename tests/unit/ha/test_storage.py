@@ -21,6 +21,7 @@ import testtools
 
 from masakari import exception
 from masakari.ha import storage
+from masakari import objects
 from masakari.objects import fields
 
 
@@ -47,11 +48,36 @@ class TestWriting(testtools.TestCase):
             exception.ValidationError, self.write,
             _data_error(ValueError('value too long for type character '
                                    'varying(255)\n')))
-        self.assertEqual('Invalid input received: value too long for type '
-                         'character varying(255)', error.format_message())
+        # Without a field over the limit to name: no database text either.
+        self.assertEqual('Invalid input received: a value is longer than '
+                         'the database can store', error.format_message())
         self.assertEqual([('obj', 'host.update',
                            fields.EventNotificationPhase.ERROR,
                            db_exception.DBDataError)], self.notified)
+
+    def test_the_field_over_the_limit_is_named_with_the_limit(self):
+        host = objects.Host(name='h', control_attributes='\u20ac' * 30000)
+        error = self.assertRaises(
+            exception.ValidationError, self.write_object, host,
+            _data_error(ValueError("Incorrect string value: '\\xE2\\x82' "
+                                   "for column 'control_attributes'")))
+        self.assertEqual(
+            'Invalid input for field/attribute control_attributes. The '
+            'value is 90000 bytes long in UTF-8; at most 65535 are allowed.',
+            error.format_message())
+
+    def test_a_text_within_the_limit_is_not_blamed(self):
+        segment = objects.FailoverSegment(name='s',
+                                          description='x' * 65535)
+        error = self.assertRaises(
+            exception.ValidationError, self.write_object, segment,
+            _data_error(ValueError('value too long')))
+        self.assertEqual('Invalid input received: a value is longer than '
+                         'the database can store', error.format_message())
+
+    def write_object(self, obj, error):
+        with storage.writing(self.notify, 'context', obj, 'host.update'):
+            raise error
 
     def test_other_errors_pass_unchanged(self):
         self.assertRaises(exception.HostExists, self.write,
