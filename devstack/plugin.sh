@@ -37,15 +37,48 @@ MASAKARI_ENDPOINT_SUFFIX='v1/$(tenant_id)s'
 # Entry points of the phases
 # --------------------------
 
-# install_masakari - the service from $MASAKARI_DIR and its client
+# install_masakari - the service from $MASAKARI_DIR (cloned from
+# $MASAKARI_REPO when missing) with the extras of the enabled features,
+# and its client
 function install_masakari {
-    setup_develop "$MASAKARI_DIR"
+    if [[ ! -d "$MASAKARI_DIR" ]]; then
+        git_clone "$MASAKARI_REPO" "$MASAKARI_DIR" "$MASAKARI_BRANCH"
+    fi
+    local extras
+    extras=$(masakari_extras)
+    setup_develop "$MASAKARI_DIR" ${extras:+"$extras"}
+    if [[ "$MASAKARI_FENCING_EMULATOR" == "True" ]]; then
+        # The Redfish BMC emulator of masakari-simulator.
+        pip_install sushy-tools
+    fi
+    if [[ "$MASAKARI_COORDINATION_BACKEND_URL" == etcd3+* ]]; then
+        # tooz's etcd3 gateway driver.
+        pip_install etcd3gw
+    fi
     if use_library_from_git "python-masakariclient"; then
         git_clone_by_name "python-masakariclient"
         setup_dev_lib "python-masakariclient"
     else
         pip_install_gr python-masakariclient
     fi
+}
+
+# masakari_extras - the setup.cfg extras the enabled features need,
+# comma-separated
+function masakari_extras {
+    local extras=()
+    if masakari_fencing_enabled; then
+        extras+=(fencing)
+    fi
+    if [[ "$MASAKARI_COORDINATION_BACKEND_URL" == redis* ]]; then
+        extras+=(coordination)
+    fi
+    local IFS=,
+    echo "${extras[*]}"
+}
+
+function masakari_fencing_enabled {
+    [[ -n "$MASAKARI_FENCING_FILE" ]]
 }
 
 # configure_masakari - write /etc/masakari/{api-paste.ini,masakari.conf}
@@ -75,6 +108,47 @@ function configure_masakari {
     if [[ "$MASAKARI_USE_MOD_WSGI" == "True" ]]; then
         write_uwsgi_config "$MASAKARI_UWSGI_CONF" "$MASAKARI_UWSGI" "/instance-ha" "" "masakari-api"
     fi
+    configure_masakari_features
+}
+
+# configure_masakari_features - the options of the opt-in features the
+# MASAKARI_{FENCING,METRICS,TAKEOVER,COORDINATION}_* variables turn on
+function configure_masakari_features {
+    if masakari_fencing_enabled; then
+        iniset "$MASAKARI_CONF" fencing config_file "$MASAKARI_FENCING_FILE"
+        iniset "$MASAKARI_CONF" fencing required "$MASAKARI_FENCING_REQUIRED"
+    fi
+    if [[ "$MASAKARI_FENCING_EMULATOR" == "True" ]]; then
+        write_masakari_bmc_topology
+    fi
+    if [[ "$MASAKARI_METRICS" == "True" ]]; then
+        iniset "$MASAKARI_CONF" metrics enabled True
+        iniset "$MASAKARI_CONF" metrics listen_address "$MASAKARI_METRICS_LISTEN_ADDRESS"
+        iniset "$MASAKARI_CONF" metrics api_listen_port "$MASAKARI_METRICS_API_PORT"
+        iniset "$MASAKARI_CONF" metrics engine_listen_port "$MASAKARI_METRICS_ENGINE_PORT"
+        iniset "$MASAKARI_CONF" metrics multiprocess_dir "$MASAKARI_METRICS_DIR"
+        sudo install -d -o "$STACK_USER" "$MASAKARI_METRICS_DIR"
+    fi
+    if [[ -n "$MASAKARI_TAKEOVER_LEASE_TIMEOUT" ]]; then
+        iniset "$MASAKARI_CONF" takeover lease_timeout "$MASAKARI_TAKEOVER_LEASE_TIMEOUT"
+    fi
+    if [[ -n "$MASAKARI_TAKEOVER_NEW_NOTIFICATION_AGE" ]]; then
+        iniset "$MASAKARI_CONF" takeover new_notification_age "$MASAKARI_TAKEOVER_NEW_NOTIFICATION_AGE"
+    fi
+    if [[ -n "$MASAKARI_COORDINATION_BACKEND_URL" ]]; then
+        iniset "$MASAKARI_CONF" coordination backend_url "$MASAKARI_COORDINATION_BACKEND_URL"
+    fi
+}
+
+# write_masakari_bmc_topology - the simulator topology of the emulated
+# BMCs: one host per name of $MASAKARI_FENCING_HOSTS
+function write_masakari_bmc_topology {
+    local host hosts=()
+    for host in ${MASAKARI_FENCING_HOSTS//,/ }; do
+        hosts+=("\"$host\"")
+    done
+    local IFS=,
+    echo "{\"hosts\": [${hosts[*]}]}" > "$MASAKARI_BMC_TOPOLOGY"
 }
 
 # generate_masakari_conf - the commented sample of every option
@@ -144,9 +218,17 @@ function create_alt_tempest_accounts {
     get_or_add_user_project_role admin "$admin_alt_user" "$alt_project"
 }
 
-# start_masakari - the API (waited for), then the engine
+# start_masakari - the BMC emulators, the API (waited for), then the
+# engine, once the fencing file is there and valid
 function start_masakari {
     local service_url
+    if [[ "$MASAKARI_FENCING_EMULATOR" == "True" ]]; then
+        start_masakari_bmc_emulator
+    fi
+    if [[ "$MASAKARI_METRICS" == "True" ]]; then
+        # NOTE: numbers of an earlier run would add to this one's.
+        rm -f "$MASAKARI_METRICS_DIR"/*.db
+    fi
     if [[ "$MASAKARI_USE_MOD_WSGI" == "True" ]]; then
         run_process masakari-api "$(which uwsgi) --procname-prefix masakari-api --ini $MASAKARI_UWSGI_CONF"
         service_url=$MASAKARI_SERVICE_PROTOCOL://$MASAKARI_SERVICE_HOST/instance-ha/v1
@@ -165,16 +247,38 @@ function start_masakari {
     fi
 
     if is_service_enabled masakari-engine; then
+        if masakari_fencing_enabled; then
+            "$MASAKARI_MANAGE" --config-file "$MASAKARI_CONF" fencing check ||
+                die $LINENO "the fencing file $MASAKARI_FENCING_FILE is not valid"
+        fi
         run_process masakari-engine "$MASAKARI_BIN_DIR/masakari-engine --config-file=$MASAKARI_CONF --debug"
     fi
 }
 
-# stop_masakari - both services
+# start_masakari_bmc_emulator - masakari-simulator's Redfish and IPMI BMCs
+# for the hosts of the topology; they write the fencing file
+function start_masakari_bmc_emulator {
+    run_process masakari-bmc "$MASAKARI_BIN_DIR/masakari-simulator --topology $MASAKARI_BMC_TOPOLOGY --host $MASAKARI_BMC_EMULATOR_HOST --port $MASAKARI_BMC_EMULATOR_PORT --bmc --bmc-power-delay $MASAKARI_BMC_POWER_DELAY --fencing-config $MASAKARI_FENCING_FILE --fencing-driver $MASAKARI_FENCING_DRIVER"
+    echo "Waiting for the BMC emulators to write $MASAKARI_FENCING_FILE..."
+    local waited=0
+    while [[ ! -s "$MASAKARI_FENCING_FILE" ]]; do
+        if (( waited >= SERVICE_TIMEOUT )); then
+            die $LINENO "masakari-bmc wrote no fencing file"
+        fi
+        sleep 1
+        waited=$((waited + 1))
+    done
+}
+
+# stop_masakari - both services, and the BMC emulators
 function stop_masakari {
     local serv
     for serv in masakari-engine masakari-api; do
         stop_process "$serv"
     done
+    if [[ "$MASAKARI_FENCING_EMULATOR" == "True" ]]; then
+        stop_process masakari-bmc
+    fi
 }
 
 # cleanup_masakari - remove what configure_masakari wrote
@@ -275,7 +379,7 @@ function masakari_monitors_enabled {
 if is_service_enabled masakari; then
     if [[ "$1" == "stack" && "$2" == "install" ]]; then
         if is_service_enabled masakari-api; then
-            echo_summary "Installing Masakari"
+            echo_summary "Installing Masakari from $MASAKARI_DIR"
             install_masakari
         fi
     elif [[ "$1" == "stack" && "$2" == "post-config" ]]; then

@@ -21,8 +21,10 @@ of the running interpreter's environment.
 import configparser
 import os
 import pwd
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
@@ -116,3 +118,12 @@ class DevstackHost(object):
         with open(path or self.conf_file) as f:
             parser.read_file(f)
         return parser
+
+
+def class_host(test_class, **kwargs):
+    """A DevstackHost shared by ``test_class``'s tests (from setUpClass),
+    its root removed when the class is done.
+    """
+    root = tempfile.mkdtemp(prefix='devstack-')
+    test_class.addClassCleanup(shutil.rmtree, root)
+    return DevstackHost(root, **kwargs)

@@ -48,6 +48,15 @@ function disable_service {
     done
 }
 
+function trueorfalse {
+    local default=$1 value=${!2:-}
+    case "${value,,}" in
+        1|yes|true|on) echo True ;;
+        0|no|false|off) echo False ;;
+        *) echo "$default" ;;
+    esac
+}
+
 function use_library_from_git {
     [[ ",$LIBS_FROM_GIT," == *",$1,"* ]]
 }
@@ -112,7 +121,7 @@ function echo_summary {
 
 # Helpers whose effect the tests only need to see requested.
 for _name in setup_develop setup_dev_lib git_clone git_clone_by_name \
-        pip_install_gr create_service_user get_or_create_endpoint \
+        pip_install pip_install_gr create_service_user get_or_create_endpoint \
         get_or_add_user_project_role configure_keystone_authtoken_middleware \
         iniset_rpc_backend setup_colorized_logging write_uwsgi_config \
         remove_uwsgi_config run_process stop_process start_tls_proxy \

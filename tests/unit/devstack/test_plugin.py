@@ -19,9 +19,7 @@ pinned by name below.
 
 import filecmp
 import os
-import shutil
 import sqlite3
-import tempfile
 
 import fixtures
 import testtools
@@ -37,9 +35,7 @@ class TestStackController(testtools.TestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        root = tempfile.mkdtemp(prefix='devstack-')
-        cls.addClassCleanup(shutil.rmtree, root)
-        cls.host = devstack.DevstackHost(root)
+        cls.host = devstack.class_host(cls)
         cls.host.stack()
         cls.conf = cls.host.ini()
 

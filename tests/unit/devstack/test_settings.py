@@ -10,9 +10,12 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""devstack/settings: the reference's variable names and defaults."""
+"""devstack/settings: the reference's variable names and defaults, and
+ours (the opt-in features).
+"""
 
 import os
+import socket
 import subprocess
 
 import testtools
@@ -67,6 +70,23 @@ EXPECTED = {
     'MASAKARI_SERVICE_PORT_INT': '25868',
     'MASAKARI_UWSGI': 'masakari.wsgi.api:application',
     'MASAKARI_UWSGI_CONF': '/etc/masakari/masakari-api-uwsgi.ini',
+    # Ours: the opt-in features, all off.
+    'MASAKARI_FENCING_EMULATOR': 'False',
+    'MASAKARI_FENCING_FILE': '',
+    'MASAKARI_FENCING_REQUIRED': 'False',
+    'MASAKARI_FENCING_DRIVER': 'redfish',
+    'MASAKARI_BMC_EMULATOR_HOST': '127.0.0.1',
+    'MASAKARI_BMC_EMULATOR_PORT': '18774',
+    'MASAKARI_BMC_POWER_DELAY': '2',
+    'MASAKARI_BMC_TOPOLOGY': '/etc/masakari/bmc-topology.json',
+    'MASAKARI_METRICS': 'False',
+    'MASAKARI_METRICS_LISTEN_ADDRESS': '127.0.0.1',
+    'MASAKARI_METRICS_API_PORT': '9781',
+    'MASAKARI_METRICS_ENGINE_PORT': '9782',
+    'MASAKARI_METRICS_DIR': '/opt/stack/data/masakari/api-metrics',
+    'MASAKARI_TAKEOVER_LEASE_TIMEOUT': '',
+    'MASAKARI_TAKEOVER_NEW_NOTIFICATION_AGE': '',
+    'MASAKARI_COORDINATION_BACKEND_URL': '',
 }
 
 SERVICES = ['masakari', 'masakari-api', 'masakari-engine',
@@ -85,7 +105,8 @@ class TestSettings(testtools.TestCase):
                 'SETTINGS': os.path.join(devstack.PLUGIN_DIR, 'settings')}
         base.update(env)
         out = subprocess.run(['bash', '-c', _PRINT, 'settings'] +
-                             list(EXPECTED), env=base, check=True,
+                             list(EXPECTED) + ['MASAKARI_FENCING_HOSTS'],
+                             env=base, check=True,
                              capture_output=True, text=True).stdout
         return dict(line.split('=', 1) for line in out.splitlines())
 
@@ -100,6 +121,19 @@ class TestSettings(testtools.TestCase):
     def test_enables_the_plugin_services(self):
         enabled = self._settings()['ENABLED_SERVICES'].split(',')
         self.assertEqual(['key'] + SERVICES, enabled)
+
+    def test_fencing_hosts_default_to_this_host(self):
+        self.assertEqual(socket.gethostname(),
+                         self._settings()['MASAKARI_FENCING_HOSTS'])
+
+    def test_the_emulator_has_a_fencing_file(self):
+        values = self._settings(MASAKARI_FENCING_EMULATOR='true')
+        self.assertEqual('True', values['MASAKARI_FENCING_EMULATOR'])
+        self.assertEqual('/etc/masakari/fencing.yaml',
+                         values['MASAKARI_FENCING_FILE'])
+        values = self._settings(MASAKARI_FENCING_EMULATOR='True',
+                                MASAKARI_FENCING_FILE='/srv/bmcs.yaml')
+        self.assertEqual('/srv/bmcs.yaml', values['MASAKARI_FENCING_FILE'])
 
     def test_local_conf_overrides_win(self):
         values = self._settings(MASAKARI_REPO='https://mirror/masakari.git',
