@@ -69,6 +69,25 @@ sample_policy_basename = '_static/masakari'
 
 project = 'Masakari'
 copyright = 'The Masakari rewrite developers'
+
+# Manual pages of the programs (sphinx-build -b man doc/source <mandir>):
+# the systemd units of etc/systemd name them in Documentation=.
+man_pages = [
+    ('cli/masakari-api', 'masakari-api', 'Masakari REST API server',
+     [copyright], 8),
+    ('cli/masakari-engine', 'masakari-engine',
+     'Masakari recovery engine', [copyright], 8),
+    ('cli/masakari-manage', 'masakari-manage',
+     'Masakari database and recovery administration', [copyright], 8),
+    ('cli/masakari-status', 'masakari-status',
+     'Masakari upgrade checks', [copyright], 8),
+    ('cli/masakari-simulator', 'masakari-simulator',
+     'simulated Keystone, Nova and BMCs for rehearsing recoveries',
+     [copyright], 1),
+    ('cli/masakari-aio', 'masakari-aio',
+     'Masakari in one process against a simulated cloud', [copyright], 1),
+]
+man_make_section_directory = True
 master_doc = 'index'
 source_suffix = '.rst'
 pygments_style = 'native'

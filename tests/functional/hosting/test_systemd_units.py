@@ -14,7 +14,9 @@
 
 ``systemd-analyze verify`` checks each unit where systemd is installed (a
 copy whose ExecStart points at this environment's console script, since
-verify insists that the binary exists); the settings that must agree with
+verify insists that the binary exists, and with the manual pages of
+doc/source built, since it looks up those Documentation= names); the
+settings that must agree with
 how oslo.service runs the services are read from the files themselves.
 """
 
@@ -23,6 +25,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import fixtures
 import testtools
@@ -57,6 +60,13 @@ class TestSystemdUnits(testtools.TestCase):
         if analyze is None:
             self.skipTest('systemd-analyze not installed')
         root = self.useFixture(fixtures.TempDir()).path
+        # NOTE: verify runs man for each Documentation=man:... page: the
+        # pages doc/source builds must be the ones the units name.
+        manpath = os.path.join(root, 'man')
+        subprocess.run([sys.executable, '-m', 'sphinx', '-q', '-b', 'man',
+                        os.path.join(servers.REPO, 'doc', 'source'),
+                        manpath], check=True, capture_output=True,
+                       timeout=300)
         for name, path in UNITS.items():
             with open(path) as f:
                 text = f.read()
@@ -67,7 +77,8 @@ class TestSystemdUnits(testtools.TestCase):
                                      'ExecStart=%s/' % processes.BIN_DIR))
             result = subprocess.run([analyze, 'verify', copy],
                                     capture_output=True, text=True,
-                                    timeout=60)
+                                    timeout=60,
+                                    env=dict(os.environ, MANPATH=manpath))
             # verify exits 0 on unknown keys or bad values, but says so.
             self.assertEqual((0, ''), (result.returncode,
                                        result.stdout + result.stderr),
