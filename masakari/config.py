@@ -17,9 +17,14 @@ application call first; masakari-manage and masakari-status parse
 ``CONF`` themselves.
 """
 
+import logging as std_logging
+import os
+
+from oslo_config import cfg
 from oslo_log import log
 import oslo_messaging as messaging
 
+from masakari.common import cli
 from masakari.common import config as common_config
 import masakari.conf
 from masakari.db import api as db_api
@@ -29,6 +34,7 @@ from masakari import version
 CONF = masakari.conf.CONF
 
 CONTROL_EXCHANGE = 'masakari'
+ALEMBIC_PLUGINS_LOGGER = 'alembic.runtime.plugins'
 
 
 def prepare(conf):
@@ -48,6 +54,33 @@ def prepare(conf):
     log.set_defaults(default_log_levels=log.get_default_log_levels())
     messaging.set_transport_defaults(control_exchange=CONTROL_EXCHANGE)
     common_config.set_middleware_defaults()
+    # NOTE: alembic logs at INFO every plugin it sets up when it is first
+    # imported, which the engine does while starting: lines of noise
+    # around the useful ones. A default_log_levels entry naming this
+    # logger still wins: oslo.log sets those levels later, at setup.
+    std_logging.getLogger(ALEMBIC_PLUGINS_LOGGER).setLevel(
+        std_logging.WARNING)
+
+
+def check_database_connection(conf):
+    """Refuse [database]/connection left at its default while
+    [DEFAULT]/state_path is too: the default URL would then create an
+    empty SQLite file inside the installed package, and every request
+    would fail on the missing tables.
+
+    :raises: masakari.common.cli.StartupError
+    """
+    defaults = (cfg.Locations.opt_default, cfg.Locations.set_default)
+    if (conf.get_location('connection', 'database').location in defaults
+            and conf.get_location('state_path').location in defaults):
+        path = os.path.join(conf.state_path, 'masakari.sqlite')
+        raise cli.StartupError(
+            '[database]/connection is not set, and its default would '
+            'create an empty SQLite database in the Python installation '
+            '(%s); set [database]/connection to the URL of the Masakari '
+            'database (e.g. mysql+pymysql://masakari:PASSWORD@controller/'
+            'masakari?charset=utf8) and run "masakari-manage db sync"'
+            % path)
 
 
 def parse_args(argv, default_config_files=None, configure_db=True,
@@ -60,15 +93,30 @@ def parse_args(argv, default_config_files=None, configure_db=True,
         line names none; ``None`` searches masakari.conf and <prog>.conf in
         ~/.masakari/, ~/, /etc/masakari/ and /etc/.
     :param configure_db: configure the database engine facade from the
-        parsed [database] options.
+        parsed [database] options (refused when they are unset:
+        :func:`check_database_connection`).
     :param init_rpc: set up the RPC and notification transports.
+    :raises: oslo.config's errors of missing or unparsable files,
+        masakari.common.cli.StartupError for a bad option value,
+        oslo.messaging's DriverLoadFailure or InvalidTransportURL.
     """
     prepare(CONF)
     CONF(argv[1:],
          project='masakari',
          version=version.version_string(),
          default_config_files=default_config_files)
+    cli.check_option_values(CONF)
     if init_rpc:
-        rpc.init(CONF)
+        # NOTE: stevedore warns "Could not load <scheme>" when no driver
+        # has the transport URL's scheme; the DriverLoadFailure that
+        # follows says it better, with the option and the known schemes.
+        stevedore_log = std_logging.getLogger('stevedore.named')
+        level = stevedore_log.level
+        stevedore_log.setLevel(std_logging.ERROR)
+        try:
+            rpc.init(CONF)
+        finally:
+            stevedore_log.setLevel(level)
     if configure_db:
+        check_database_connection(CONF)
         db_api.configure(CONF)

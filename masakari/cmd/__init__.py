@@ -12,6 +12,14 @@
 
 """Masakari's programs, one module per console script (api, engine...).
 
-Importing this package has no side effect. The services that need eventlet
-(api, engine) import :mod:`masakari.cmd.monkey_patch` first.
+Importing this package only silences eventlet's deprecation warning. The
+services that need eventlet (api, engine) import
+:mod:`masakari.cmd.monkey_patch` first.
 """
+
+import warnings
+
+# NOTE: eventlet, imported by oslo.service and oslo.messaging, warns when
+# it is imported that it is deprecated: eight lines on the console at every
+# start of every program, about a library choice no operator can change.
+warnings.filterwarnings('ignore', message=r'\s*Eventlet is deprecated')

@@ -26,8 +26,11 @@ import sys
 import threading
 import warnings
 
+from oslo_config import cfg
+
 from masakari.aio import demo
 from masakari.aio import profile
+from masakari.common import cli
 from masakari.objects import fields
 from masakari.simulator import topology as simulator_topology
 
@@ -174,9 +177,9 @@ def main(argv=None):
             config_files=args.config_file, debug=args.debug,
             fencing=args.fencing, keep=args.keep,
             metrics=args.metrics).start()
-    except (OSError, ValueError, KeyError, RuntimeError,
-            ImportError) as error:
-        print('masakari-aio: %s' % error, file=sys.stderr)
+    except (OSError, ValueError, KeyError, RuntimeError, ImportError,
+            cfg.Error, cli.StartupError) as error:
+        cli.report('masakari-aio', cli.describe(error) or str(error), argv)
         return 2
     # NOTE: a --state-dir is the caller's own; say where a kept temporary
     # one is.

@@ -33,6 +33,7 @@ from oslo_service import service
 from paste import deploy
 
 from masakari.api import metrics as api_metrics
+from masakari.common import cli
 from masakari.common import startup
 from masakari import config
 from masakari import coordination
@@ -46,6 +47,8 @@ LOG = logging.getLogger(__name__)
 
 APP_NAME = 'masakari_api'
 BACKLOG = 128
+# The exit status of a start-up error, as in Masakari 22.0.0.
+STARTUP_FAILED = 1
 
 
 def find_paste_config():
@@ -131,10 +134,9 @@ class WSGIService(service.ServiceBase):
             family, address = socket.AF_INET, (self.host, self.port)
         try:
             sock = eventlet.listen(address, family, backlog=BACKLOG)
-        except OSError:
-            LOG.error('Could not bind to %(host)s:%(port)s',
-                      {'host': self.host, 'port': self.port})
-            raise
+        except OSError as error:
+            raise cli.bind_error(error, self.host, self.port,
+                                 '[DEFAULT]/masakari_api_listen_port')
         LOG.info('%(name)s listening on %(host)s:%(port)s',
                  {'name': self.name, 'host': self.host, 'port': self.port})
         return sock
@@ -194,8 +196,11 @@ class WSGIService(service.ServiceBase):
             self._pool.resize(CONF.wsgi.default_pool_size)
 
 
+@cli.exits('masakari-api', STARTUP_FAILED)
 def main():
-    """Console script ``masakari-api``."""
+    """Console script ``masakari-api``; a start-up error exits 1 with one
+    line (doc/source/cli/masakari-api.rst).
+    """
     config.parse_args(sys.argv)
     logging.setup(CONF, 'masakari')
     objects.register_all()
@@ -206,15 +211,23 @@ def main():
     launcher = service.ProcessLauncher(CONF, restart_method='mutate')
     try:
         server = WSGIService(APP_NAME)
+    except exception.ConfigNotFound as error:
+        raise cli.StartupError(
+            '%s: the paste file of [wsgi]/api_paste_config, looked up next '
+            'to the configuration files when relative; set that option to '
+            'the path of the api-paste.ini shipped with Masakari'
+            % error.format_message())
     except exception.PasteAppNotFound as error:
-        LOG.error('Failed to start ``%(name)s`` service. Error: %(error)s',
-                  {'name': APP_NAME, 'error': error})
-        sys.exit(1)
-    except (exception.InvalidInput, RuntimeError) as error:
-        LOG.error('Failed to start %(name)s on %(host)s:%(port)s: %(error)s',
-                  {'name': APP_NAME, 'host': CONF.masakari_api_listen,
-                   'port': CONF.masakari_api_listen_port, 'error': error})
-        sys.exit(1)
+        raise cli.StartupError(
+            '%s ([wsgi]/api_paste_config); use the api-paste.ini shipped '
+            'with Masakari' % error.format_message())
+    except exception.InvalidInput as error:
+        raise cli.StartupError(
+            '[DEFAULT]/masakari_api_workers: %s; set it to the number of '
+            'worker processes (unset or 0: one per CPU)'
+            % error.kwargs['reason'])
+    except RuntimeError as error:
+        raise cli.StartupError('%s ([DEFAULT]/use_ssl is true)' % error)
     startup.freeze_loaded_objects()
     launcher.launch_service(server, workers=server.workers)
     if serve_metrics:

@@ -19,6 +19,7 @@ import sys
 from oslo_log import log as logging
 from oslo_service import service as oslo_service
 
+from masakari.common import cli
 from masakari.common import startup
 import masakari.conf
 from masakari import config
@@ -33,19 +34,40 @@ from masakari import service
 
 CONF = masakari.conf.CONF
 
+TASKFLOW_DRIVER = 'taskflow_driver'
+# The exit status of a start-up error, as in Masakari 22.0.0.
+STARTUP_FAILED = 1
 
+
+def check_taskflow_connection():
+    """The taskflow driver keeps its workflows in [taskflow]/connection
+    and refuses to load without it; say so before loading it.
+
+    :raises: masakari.common.cli.StartupError
+    """
+    if (CONF.notification_driver == TASKFLOW_DRIVER
+            and not CONF.taskflow.connection):
+        raise cli.StartupError(
+            '[taskflow]/connection is not set: the engine keeps the state '
+            'of its recovery workflows in that database; set it (it may be '
+            'the URL of [database]/connection) and run "masakari-manage db '
+            'sync"')
+
+
+@cli.exits('masakari-engine', STARTUP_FAILED)
 def main():
     """Parse the configuration and run the engine until it is stopped.
 
     :returns: the exit status (None after a clean stop).
 
-    Exits with status 1 when no notification driver is configured or it
-    cannot be imported, or when the temporary directory is unusable; the
-    taskflow driver's InvalidConfiguration (no [taskflow]/connection)
-    aborts the start.
+    A start-up error (configuration, no [taskflow]/connection, transport)
+    exits 1 with one line (doc/source/cli/masakari-engine.rst), as do a
+    notification driver that cannot be imported and an unusable temporary
+    directory.
     """
     config.parse_args(sys.argv)
     logging.setup(CONF, 'masakari')
+    check_taskflow_connection()
     debug_decorators.apply_from_config()
     fencing_config.warn_if_exposed()
     objects.register_all()

@@ -32,7 +32,9 @@ from oslo_log import log as logging
 
 from masakari.cmd import fencing_check
 from masakari.cmd import notification_timeline
+from masakari.common import cli
 import masakari.conf
+from masakari import config
 from masakari import context
 from masakari.db import api as db_api
 from masakari.db import migration
@@ -47,6 +49,10 @@ CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
 CATEGORIES = ('db', 'fencing', 'notification')
+DATABASE_CATEGORIES = ('db', 'notification')
+# The exit status of a missing or unusable configuration, as 22.0.0's for
+# a missing configuration file.
+CONFIG_ERROR = 2
 SECONDS_PER_DAY = 86400
 
 
@@ -55,7 +61,7 @@ def db_sync():
 
     Without [taskflow]/connection the taskflow driver refuses to load
     *after* the main schema is migrated: exit 1 with its error, as
-    Masakari 22.0.0 does.
+    Masakari 22.0.0 does (here in one line, without a traceback).
     """
     try:
         migration.db_sync(CONF.category.version)
@@ -63,7 +69,13 @@ def db_sync():
             alembic_exc.CommandError) as error:
         print(error)
         return 1
-    notification_driver = driver.load_masakari_driver()
+    try:
+        notification_driver = driver.load_masakari_driver()
+    except exception.InvalidConfiguration as error:
+        print(_('%s Set [taskflow]/connection (it may be the URL of '
+                '[database]/connection) and run this command again.')
+              % error.format_message())
+        return 1
     if CONF.taskflow.connection:
         notification_driver.upgrade_backend(CONF.taskflow.connection)
     LOG.info('Migration(s) applied')
@@ -193,11 +205,12 @@ def _print_choices(usage, title, names):
 
 def _parse_config(argv):
     """Parse the command line and config files; exit 2 on a missing file
-    or directory.
+    or directory (other configuration errors: :func:`main`).
     """
     CONF.register_cli_opt(CATEGORY_OPT)
     try:
         CONF(argv[1:], project='masakari', version=version.version_string())
+        cli.check_option_values(CONF)
     except cfg.ConfigDirNotFoundError as error:
         print(_('Invalid directory: %s') % error)
         sys.exit(2)
@@ -208,8 +221,11 @@ def _parse_config(argv):
         sys.exit(2)
 
 
+@cli.exits('masakari-manage', CONFIG_ERROR)
 def main():
-    """The masakari-manage console script."""
+    """The masakari-manage console script; configuration errors exit 2
+    with one line (doc/source/cli/masakari-manage.rst).
+    """
     script_name = sys.argv[0]
     if len(sys.argv) < 2:
         print(_('\nOpenStack masakari version: %s\n')
@@ -230,6 +246,8 @@ def main():
                        _('Available actions:'), sorted(ACTIONS[category]))
         sys.exit(2)
 
+    if CONF.category.name in DATABASE_CATEGORIES:
+        config.check_database_connection(CONF)
     db_api.configure(CONF)
     sys.exit(ACTIONS[CONF.category.name][CONF.category.action]())
 

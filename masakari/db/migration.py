@@ -22,6 +22,7 @@ import os
 from alembic import command as alembic_command
 from alembic import config as alembic_config
 from alembic.runtime import migration as alembic_migration
+from alembic import script as alembic_script
 from oslo_log import log as logging
 import sqlalchemy as sa
 
@@ -51,7 +52,10 @@ def _alembic_config(connection):
     return config
 
 
-def _current_revision(connection):
+def current_revision(connection):
+    """The alembic revision recorded in the database of ``connection``,
+    or None.
+    """
     context = alembic_migration.MigrationContext.configure(
         connection, opts={'version_table': VERSION_TABLE})
     return context.get_current_revision()
@@ -63,7 +67,7 @@ def _legacy_version(connection):
     """
     if not sa.inspect(connection).has_table('migrate_version'):
         return None
-    if _current_revision(connection) is not None:
+    if current_revision(connection) is not None:
         return None
     row = connection.execute(
         sa.text('SELECT version FROM migrate_version')).first()
@@ -116,9 +120,16 @@ def db_sync(version=None):
         alembic_command.upgrade(config, version or 'head')
 
 
+def head_revision():
+    """The newest revision of the schema: the one ``db_sync`` migrates to."""
+    scripts = alembic_script.ScriptDirectory.from_config(
+        alembic_config.Config(ALEMBIC_INI))
+    return scripts.get_current_head()
+
+
 def db_version():
     """The alembic revision of the main database, or None when it has
     none (empty database, or one still under sqlalchemy-migrate).
     """
     with facade.get_engine().connect() as connection:
-        return _current_revision(connection)
+        return current_revision(connection)

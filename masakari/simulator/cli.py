@@ -17,6 +17,7 @@ at it, then serves until interrupted (Ctrl-C or SIGTERM).
 """
 
 import argparse
+import errno
 import signal
 import sys
 
@@ -112,7 +113,11 @@ def main(argv=None):
             echo=(lambda line: print(line, flush=True))
             if args.verbose else None)
     except (OSError, ValueError, KeyError) as error:
-        print('masakari-simulator: %s' % error, file=sys.stderr)
+        if getattr(error, 'errno', None) == errno.EADDRINUSE:
+            error = ('port %d on %s is already in use by another program: '
+                     'stop it, or choose another port with --port'
+                     % (args.port, args.host))
+        print('masakari-simulator: error: %s' % error, file=sys.stderr)
         return 2
     user = description.get('users', topology.DEFAULT_USERS)[0]
     lines = banner(simulator, user)
@@ -132,7 +137,7 @@ def main(argv=None):
             if bmcs is not None:
                 bmcs.stop()
             simulator.stop()
-            print('masakari-simulator: %s' % error, file=sys.stderr)
+            print('masakari-simulator: error: %s' % error, file=sys.stderr)
             return 2
         lines.extend(bmc_banner(bmcs, args.fencing_config))
     print('\n'.join(lines), flush=True)

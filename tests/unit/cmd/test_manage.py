@@ -33,7 +33,6 @@ import masakari.conf
 from masakari.db.sqlalchemy import models
 from masakari.engine import brake
 from masakari.engine.drivers.taskflow import persistence
-from masakari import exception
 from masakari import version
 
 CONF = masakari.conf.CONF
@@ -223,13 +222,15 @@ class TestSyncAndVersion(ManageTestCase):
                          self.tables(self.taskflow_url))
 
     def test_sync_without_taskflow_connection_fails_after_main_schema(self):
-        # As 22.0.0: the escaping error ends the process with a
-        # CRITICAL log and exit 1 (see TestProcess).
+        # As 22.0.0: exit 1 once the main schema is migrated; here with
+        # one line that says what to do, not a traceback.
         self.write_config(taskflow=False)
-        error = self.assertRaises(exception.InvalidConfiguration,
-                                  self.manage, 'db', 'sync')
+        code, out, _err = self.manage('db', 'sync')
+        self.assertEqual(1, code)
         self.assertEqual('[taskflow] connection should be configured to use '
-                         'this driver.', error.format_message())
+                         'this driver. Set [taskflow]/connection (it may be '
+                         'the URL of [database]/connection) and run this '
+                         'command again.', out.splitlines()[-1])
         self.assertEqual(HEAD, self.version())
         self.assertNotIn('logbooks', self.tables())
 
@@ -430,7 +431,7 @@ class TestNotificationRelease(ManageTestCase):
 class TestProcess(testtools.TestCase):
     """The few behaviours that only a real process shows."""
 
-    def test_unhandled_error_is_logged_critical_and_exits_1(self):
+    def test_sync_without_taskflow_connection_exits_1_in_one_line(self):
         directory = self.useFixture(fixtures.TempDir()).path
         config = os.path.join(directory, 'masakari.conf')
         with open(config, 'w') as f:
@@ -443,9 +444,11 @@ class TestProcess(testtools.TestCase):
              '--config-file', config, 'db', 'sync'],
             capture_output=True, text=True, timeout=120)
         self.assertEqual(1, result.returncode)
-        self.assertIn('CRITICAL masakari [-] Unhandled error: '
-                      'masakari.exception.InvalidConfiguration: [taskflow] '
-                      'connection should be configured to use this driver.',
-                      result.stdout)
+        self.assertTrue(result.stdout.endswith(
+            '\n[taskflow] connection should be configured to use this '
+            'driver. Set [taskflow]/connection (it may be the URL of '
+            '[database]/connection) and run this command again.\n'),
+            result.stdout)
+        self.assertNotIn('Traceback', result.stdout + result.stderr)
         self.assertIn('Running upgrade 8bdf5929c5a6 -> 13adff5efb9a',
                       result.stdout)

@@ -68,6 +68,8 @@ class TestServicesFreezeBeforeServing(testscenarios.WithScenarios,
                      " return_value=calls)")}),
         ('engine', {'module': 'masakari.cmd.engine', 'launch': 'launch',
                     'patches': (
+                        "mock.patch.object(command, "
+                        "'check_taskflow_connection'), "
                         "mock.patch.object(command.service.Service, "
                         "'create'), "
                         "mock.patch.object(command.oslo_service, 'launch',"
