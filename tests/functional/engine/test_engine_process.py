@@ -84,9 +84,10 @@ class StartUpTestCase(testtools.TestCase):
 
     def test_without_taskflow_connection(self):
         code, output = _finish(self.run_engine(taskflow__connection=None))
-        self.assertNotEqual(0, code)
-        self.assertIn('[taskflow] connection should be configured to use '
-                      'this driver.', output)
+        self.assertEqual(1, code)
+        self.assertIn('masakari-engine: error: [taskflow]/connection is not '
+                      'set', output)
+        self.assertNotIn('Traceback', output)
 
     def test_without_notification_driver(self):
         code, output = _finish(self.run_engine(
