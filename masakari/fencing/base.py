@@ -49,12 +49,6 @@ ON = 'on'
 OFF = 'off'
 UNKNOWN = 'unknown'
 
-# Every key a host entry may have, whatever its driver: unknown keys are
-# reported, so that a misspelt "pasword" does not go unnoticed.
-KNOWN_SETTINGS = ('driver', 'address', 'port', 'username', 'password',
-                  'verify', 'system_id', 'power_off_timeout',
-                  'poll_interval', 'timeout')
-
 REDACTED = '***'
 
 
