@@ -12,7 +12,7 @@
 
 """The engine's watch over work no engine is doing (see takeover.py).
 
-Each round, on its own thread: renew the lease of every recovery this
+Each round, in the engine's background loop: renew the lease of every recovery this
 engine runs; take over ``running`` recoveries whose lease stayed put for
 ``[takeover]/lease_timeout`` seconds while their engine is not a live
 member (or is this engine host, whose previous process died); process
@@ -64,7 +64,7 @@ class RecoveryWatch:
         self._active = collections.Counter()
         self._lock = threading.Lock()
         self._workers = []
-        self._watchdog = None
+        self._joined = False
 
     # --- what this engine runs ----------------------------------------------
 
@@ -112,27 +112,24 @@ class RecoveryWatch:
     # --- the watch ----------------------------------------------------------
 
     def start(self):
-        """Join the membership and start the rounds (no-op when both the
-        takeover and the sweep are off).
+        """Join the membership (with takeover on); the background loop
+        then runs ``watch_round`` every ``interval`` seconds (None: both
+        the takeover and the sweep are off).
         """
-        if self.interval is None:
+        if not self.lease:
             return
-        if self.lease:
-            try:
-                self.members.start()
-            except Exception:
-                LOG.exception('Could not join the engine group; retried at '
-                              'the next watch round.')
-        self._watchdog = takeover.Watchdog(self.watch_round, self.interval)
-        self._watchdog.start()
+        self._joined = True
+        try:
+            self.members.start()
+        except Exception:
+            LOG.exception('Could not join the engine group; retried at '
+                          'the next watch round.')
 
     def stop(self):
-        """Stop the rounds and leave the membership."""
-        if self._watchdog is not None:
-            self._watchdog.stop()
-            self._watchdog = None
-            if self.lease:
-                self.members.stop()
+        """Leave the membership."""
+        if self._joined:
+            self._joined = False
+            self.members.stop()
 
     def watch_round(self):
         """One look at the database (see the module docstring).

@@ -231,12 +231,12 @@ class ReturnToServiceTestCase(FencingTestCase):
     def test_powered_on_and_enabled_once_maintenance_ends(self):
         notification = self.host_down(event='STOPPED', host_status='NORMAL')
         self.assertEqual(Status.FINISHED, notification.status)
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual([], self.power_ons())
 
         self.end_maintenance()
         self.nova.reset_calls()
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
 
         self.assertEqual([('power_on', base.FAILED_HOST)], self.power_ons())
         service = '/os-services/%s' % self.service_id(base.FAILED_HOST)
@@ -266,7 +266,7 @@ class ReturnToServiceTestCase(FencingTestCase):
         self.assert_no_secret(notification)
 
         # Done once: later checks leave the host alone.
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual(1, len(self.power_ons()))
 
     def test_a_reserved_host_gets_its_flag_back(self):
@@ -276,7 +276,7 @@ class ReturnToServiceTestCase(FencingTestCase):
         self.assertFalse(objects.Host.get_by_uuid(
             self.context, self.host.uuid).reserved)
         self.end_maintenance()
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertTrue(objects.Host.get_by_uuid(
             self.context, self.host.uuid).reserved)
 
@@ -285,7 +285,7 @@ class ReturnToServiceTestCase(FencingTestCase):
         notification = self.host_down(event='STOPPED', host_status='NORMAL')
         self.end_maintenance()
         self.bmc.nova = None  # the power on does not bring nova-compute up
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual('disabled',
                          self.nova.service(base.FAILED_HOST)['status'])
         self.assertEqual(
@@ -293,7 +293,7 @@ class ReturnToServiceTestCase(FencingTestCase):
             self.messages(notification)['ReturnToServiceTask'][-1])
 
         self.nova.set_host_state(base.FAILED_HOST, 'up')
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual('enabled',
                          self.nova.service(base.FAILED_HOST)['status'])
         self.assertEqual(2, len(self.power_ons()))
@@ -303,14 +303,12 @@ class ReturnToServiceTestCase(FencingTestCase):
         self.host_down(event='STOPPED', host_status='NORMAL')
         self.end_maintenance()
         self.bmc.write([base.FAILED_HOST])
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual([], self.power_ons())
 
     def test_the_check_runs_only_when_configured(self):
-        names = [name for name, _task in
-                 engine_manager.MasakariManager()._periodic_tasks]
-        self.assertIn('_return_fenced_hosts', names)
+        self.assertIn('return_fenced_hosts',
+                      engine_manager.MasakariManager().background.names)
         self.config(return_to_service=False, group='fencing')
-        names = [name for name, _task in
-                 engine_manager.MasakariManager()._periodic_tasks]
-        self.assertNotIn('_return_fenced_hosts', names)
+        self.assertNotIn('return_fenced_hosts',
+                         engine_manager.MasakariManager().background.names)
