@@ -55,10 +55,14 @@ brake_opts = [
                default=30,
                min=1,
                help="Seconds between two checks, by the engine, of the "
-                    "notifications held by the mass-failure brake: a "
-                    "released one, or one the brake would now let through, "
-                    "is recovered. Read at engine start-up; the check runs "
-                    "only when a brake limit is set."),
+                    "notifications held by the mass-failure brake: one the "
+                    "brake would now let through is recovered. (One an "
+                    "operator releases with 'masakari-manage notification "
+                    "release' is recovered at once, without waiting for "
+                    "this check.) Read at engine start-up; the check runs "
+                    "only when a brake limit is set, in the engine's "
+                    "background loop (also with [DEFAULT]/periodic_enable "
+                    "false)."),
 ]
 
 return_to_service_opts = [

@@ -17,9 +17,9 @@ The watch runs in the background loop of every masakari-engine
 (engine/background.py: periodic tasks on or off). Time is measured on the
 watching engine's own monotonic clock (how long a value stayed unchanged
 while it watched), never by comparing timestamps written by other hosts,
-so clock skew between engine hosts does not matter. The takeover itself is one compare-and-set
-(``Notification.take_over``): among engines that watched the same silent
-recovery, exactly one wins.
+so clock skew between engine hosts does not matter. The takeover itself
+is one compare-and-set (``Notification.take_over``): among engines that
+watched the same silent recovery, exactly one wins.
 """
 
 import contextvars

@@ -12,11 +12,11 @@
 
 """The engine's watch over work no engine is doing (see takeover.py).
 
-Each round, in the engine's background loop: renew the lease of every recovery this
-engine runs; take over ``running`` recoveries whose lease stayed put for
-``[takeover]/lease_timeout`` seconds while their engine is not a live
-member (or is this engine host, whose previous process died); process
-``new`` notifications nobody picked up within
+Each round, in the engine's background loop: renew the lease of every
+recovery this engine runs; take over ``running`` recoveries whose lease
+stayed put for ``[takeover]/lease_timeout`` seconds while their engine is
+not a live member (or is this engine host, whose previous process died);
+process ``new`` notifications nobody picked up within
 ``[takeover]/new_notification_age`` seconds.
 """
 

@@ -104,8 +104,9 @@ Behaviour worth knowing:
   service reports continuously; a stopped one keeps the time of its last
   heartbeat, or of the last change of its record), so a host powered on
   within ``service_down_time`` of its failure looks up at once, with an
-  old ``updated_at``, until it has booted. ``masakari.simulator.bmcs`` (the CLI's
-  ``--bmc``) gives each host a Redfish and an IPMI BMC tied to its power.
+  old ``updated_at``, until it has booted. ``masakari.simulator.bmcs``
+  (the CLI's ``--bmc``) gives each host a Redfish and an IPMI BMC tied to
+  its power.
 * Evacuate picks its destination when accepted: the requested host if its
   service is enabled and up (disabled only with ``force``) and under
   ``max_servers``, else the least loaded such host; with none the server

@@ -20,7 +20,9 @@ import time
 
 from oslo_utils import timeutils
 
+from masakari.cmd import notification_release
 from masakari import context as masakari_context
+from masakari.engine import brake
 from masakari.engine import rpcapi
 from masakari import objects
 from masakari.objects import fields
@@ -151,7 +153,10 @@ class BackgroundChecksTestCase(ServiceTestCase):
         polling.wait_until(lambda: self.nova.service(base.FAILED_HOST)[
             'status'] == 'enabled', timeout=20)
 
-    def test_the_brake_lets_a_held_recovery_go(self):
+    def hold(self):
+        """A recovery held by the brake (a limit of one, another host
+        failed 100 s ago).
+        """
         self.config(max_failed_hosts=1, held_notifications_check_interval=1,
                     group='host_failure')
         other = self.engine.create_host(self.segment, name='compute-3')
@@ -159,7 +164,26 @@ class BackgroundChecksTestCase(ServiceTestCase):
             other, generated_time=timeutils.utcnow() -
             datetime.timedelta(seconds=100)))
         held = self.host_down(event='STOPPED', host_status='NORMAL')
-        self.assertEqual(Status.RUNNING, held.status)
+        self.assertTrue(brake.is_held(held))
+        return held
+
+    def test_the_brake_lets_a_held_recovery_go(self):
+        held = self.hold()
         self.config(failed_hosts_window=50, group='host_failure')
         self.start_engine()
         self.assertEqual(Status.FINISHED, self.wait_for(held).status)
+
+    def test_a_released_recovery_goes_at_once(self):
+        held = self.hold()
+        # Neither the periodic retry nor the lost-message sweep.
+        self.config(new_notification_age=0, group='takeover')
+        self.start_engine()
+        self.assertEqual((0, 'Notification %s released: an engine recovers '
+                             'it now, without the brake.'
+                          % held.notification_uuid),
+                         notification_release.release_notification(
+                             held.notification_uuid))
+        self.assertEqual(Status.FINISHED, self.wait_for(held).status)
+        self.assertIn('Mass-failure brake: notification %s was released by '
+                      'an operator; recovering it without the brake.'
+                      % held.notification_uuid, self.engine.logs.output)

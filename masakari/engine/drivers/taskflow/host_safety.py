@@ -42,6 +42,9 @@ class MassFailureBrakeTask(base.MasakariTask):
         notification = objects.Notification.get_by_uuid(
             self.context, notification_uuid)
         if brake.is_released(notification):
+            LOG.info('Mass-failure brake: notification %s was released by '
+                     'an operator; recovering it without the brake.',
+                     notification_uuid)
             self.update_details('Released from the mass-failure brake by '
                                 'an operator: recovering', 1.0)
             return
