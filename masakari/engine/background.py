@@ -11,14 +11,14 @@
 # under the License.
 
 """The engine's background loop: the takeover watch and the checks of the
-extensions (the brake's resume, the return to service) on one futurist
-periodic worker, whether the periodic tasks ([DEFAULT]/periodic_enable)
+extensions (the brake's resume, the return to service) on futurist
+periodic workers, whether the periodic tasks ([DEFAULT]/periodic_enable)
 run or not.
 """
 
 import threading
+import time
 
-import futurist
 from futurist import periodics
 from oslo_log import log as logging
 
@@ -47,33 +47,34 @@ class Loop:
     :param jobs: ``(name, function, spacing)``; a job whose spacing is
         None (its feature is off) is left out.
 
-    Each job has a thread of its own: a long run (a return to service
-    waiting for nova-compute) does not delay the takeover watch, whose
-    leases must be renewed in time. A job never runs twice at once.
+    Each job has a periodic worker on a daemon thread of its own
+    (``engine-<name>``): a long run (a return to service waiting for
+    nova-compute) neither delays the takeover watch, whose leases must be
+    renewed in time, nor holds the engine's exit. A job never runs twice
+    at once.
     """
 
     def __init__(self, jobs):
         self.jobs = [job for job in jobs if job[2]]
-        self._worker = None
+        self._workers = []
 
     @property
     def names(self):
         return [name for name, _function, _spacing in self.jobs]
 
     def start(self):
-        """Start the loop on a daemon thread (nothing when no job is on)."""
-        if not self.jobs:
-            return
-        self._worker = periodics.PeriodicWorker(
-            [_periodic(*job) for job in self.jobs], log=LOG,
-            executor_factory=lambda: futurist.ThreadPoolExecutor(
-                max_workers=len(self.jobs)))
-        threading.Thread(target=self._worker.start, name='engine-background',
-                         daemon=True).start()
+        """Start the jobs (nothing when none is on)."""
+        for job in self.jobs:
+            worker = periodics.PeriodicWorker([_periodic(*job)], log=LOG)
+            threading.Thread(target=worker.start, name='engine-%s' % job[0],
+                             daemon=True).start()
+            self._workers.append(worker)
 
     def stop(self):
-        """Run no job any more; wait a little for the loop to end."""
-        worker, self._worker = self._worker, None
-        if worker is not None:
+        """Run no job any more; wait a little for the runs to end."""
+        workers, self._workers = self._workers, []
+        for worker in workers:
             worker.stop()
-            worker.wait(STOP_WAIT)
+        deadline = time.monotonic() + STOP_WAIT
+        for worker in workers:
+            worker.wait(max(deadline - time.monotonic(), 0))

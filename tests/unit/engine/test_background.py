@@ -60,7 +60,7 @@ class LoopTestCase(testtools.TestCase):
         loop.stop()
         polling.wait_until(lambda: not [
             thread for thread in threading.enumerate()
-            if thread.name == 'engine-background'])
+            if thread.name.startswith('engine-')])
 
     def test_nothing_to_run(self):
         loop = self.loop(('off', self.fail, None))
