@@ -15,7 +15,8 @@
 Each round, in the engine's background loop: renew the lease of every
 recovery this engine runs; take over ``running`` recoveries whose lease
 stayed put for ``[takeover]/lease_timeout`` seconds while their engine is
-not a live member (or is this engine host, whose previous process died);
+not a live member (or is this engine host, whose previous process died),
+except those held by the mass-failure brake;
 process ``new`` notifications nobody picked up within
 ``[takeover]/new_notification_age`` seconds.
 """
@@ -29,6 +30,7 @@ from oslo_utils import timeutils
 
 import masakari.conf
 from masakari import context as masakari_context
+from masakari.engine import brake
 from masakari.engine import membership
 from masakari.engine import takeover
 from masakari import objects
@@ -169,6 +171,10 @@ class RecoveryWatch:
     def _look_for_orphans(self, context):
         keys = []
         for notification in self._not_run_here(context, Status.RUNNING):
+            if brake.is_held(notification):
+                # NOTE: no engine runs a held recovery: the brake's check
+                # resumes it, or an operator releases it.
+                continue
             uuid = notification.notification_uuid
             owner = self.driver.run_owner(context, uuid)
             if owner is None:

@@ -169,6 +169,7 @@ class BackgroundChecksTestCase(ServiceTestCase):
 
     def test_the_brake_lets_a_held_recovery_go(self):
         held = self.hold()
+        self.config(lease_timeout=0, group='takeover')
         self.config(failed_hosts_window=50, group='host_failure')
         self.start_engine()
         self.assertEqual(Status.FINISHED, self.wait_for(held).status)
