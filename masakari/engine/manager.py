@@ -343,7 +343,10 @@ class MasakariManager(manager.Manager):
 
     def _release_if_interrupted(self, context, notification):
         uuid = notification.notification_uuid
-        if not self.driver.was_interrupted(context, uuid):
+        if brake.is_held(notification) or not self.driver.was_interrupted(
+                context, uuid):
+            # NOTE: a held recovery was not cut short: it waits for the
+            # brake.
             return
         if not notification.transition_status(Status.RUNNING, Status.ERROR):
             return

@@ -149,6 +149,14 @@ class BrakeTestCase(base.RecoveryTestCase):
         notification = self.host_down(event='STOPPED', host_status='NORMAL')
         self.assertEqual(Status.FINISHED, notification.status)
 
+    def test_an_engine_restart_leaves_a_held_recovery_held(self):
+        self.config(lease_timeout=0, group='takeover')
+        self.fail(self.others[0])
+        notification = self.host_down(event='STOPPED', host_status='NORMAL')
+        self.assert_held(notification)
+        engine_manager.MasakariManager().init_host()
+        self.assert_held(notification)
+
     def test_the_checks_run_only_with_a_limit(self):
         self.assertIn('resume_held_notifications',
                       engine_manager.MasakariManager().background.names)
