@@ -12,7 +12,8 @@
 
 """Every example of the fencing guides is valid input: fencing files go
 through the loader the engine uses, configuration snippets through
-oslo.config with every Masakari option, Python through the compiler.
+oslo.config with every Masakari option, Python through the compiler. And
+the guide, the masakari-manage page and the option help agree.
 """
 
 import configparser
@@ -25,6 +26,7 @@ from oslo_config import cfg
 import testtools
 
 from masakari import conf as masakari_conf
+from masakari.conf import host_recovery_safety
 from masakari.fencing import config
 from tests.fixtures import conf as conf_fixture
 from tests.unit.conf import option_table
@@ -141,3 +143,55 @@ class DocExamplesTestCase(testtools.TestCase):
         for guide, language, text in self.blocks:
             if language == 'python':
                 compile(text, guide, 'exec')
+
+
+def _flat(text):
+    """``text`` with rst markup and line breaks reduced to single spaces."""
+    return ' '.join(text.replace('``', '').split())
+
+
+def _read(*parts):
+    with open(os.path.join(option_table.PACKAGE_PARENT, 'doc', 'source',
+                           *parts), encoding='utf-8') as stream:
+        return _flat(stream.read())
+
+
+class TextsAgreeTestCase(testtools.TestCase):
+    """The fencing guide, the masakari-manage page and the option help (the
+    sample configuration) say the same about a release and about the steps
+    of the return to service.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.guide = _read('admin', 'fencing.rst')
+        self.manage_page = _read('cli', 'masakari-manage.rst')
+        options = dict(host_recovery_safety.list_opts())
+        self.help = {opt.name: _flat(opt.help)
+                     for opts in options.values() for opt in opts}
+
+    def test_a_release_is_recovered_at_once(self):
+        self.assertIn('Notification <uuid> released: an engine recovers it '
+                      'now, without the brake.', self.manage_page)
+        self.assertIn('recover it at once', self.guide)
+        self.assertIn('Mass-failure brake: notification <uuid> was released '
+                      'by an operator; recovering it without the brake.',
+                      self.guide)
+        self.assertIn('releases with \'masakari-manage notification '
+                      'release\' is recovered at once',
+                      self.help['held_notifications_check_interval'])
+        for text in (self.guide, self.manage_page,
+                     self.help['held_notifications_check_interval']):
+            self.assertNotIn('periodic retry recovers it', text)
+
+    def test_the_steps_of_the_return_to_service_in_one_order(self):
+        steps = ('powers the host on', 'clears forced_down',
+                 'heartbeat sent after', 'enables the compute service',
+                 'reserved flag back')
+        help_steps = ('power the host on', 'clear forced_down',
+                      'heartbeat sent after', 'enable the service',
+                      'reserved flag back')
+        for text, words in ((self.guide, steps),
+                            (self.help['return_to_service'], help_steps)):
+            positions = [text.index(word) for word in words]
+            self.assertEqual(sorted(positions), positions, words)
