@@ -60,6 +60,18 @@ class FencingTestCase(base.E2ETestCase):
         """The host stops running, powered on: Nova sees it up."""
         self.simulator.call('PUT', '/machines/%s' % host, {'alive': False})
 
+    def crash_and_recover(self, host):
+        """Crash ``host`` and report it down; once its recovery finished
+        and its server moved off, the notification's uuid.
+        """
+        self.crash(host)
+        uuid = self.post_notification('COMPUTE_HOST', host,
+                                      HOST_DOWN)['notification_uuid']
+        self.assertEqual('finished',
+                         self.api.wait_for_notification(uuid)['status'])
+        self.moved_off(host)
+        return uuid
+
     def machine(self, host):
         return self.simulator.call('GET', '/machines/%s' % host)['machine']
 
@@ -224,12 +236,7 @@ class TestFencingInTheBackground(FencingTestCase):
 
     def test_early_end_of_maintenance_waits_for_a_new_heartbeat(self):
         segment, hosts = self.register('early', 'early-src', 'early-spare')
-        self.crash('early-src')
-        uuid = self.post_notification('COMPUTE_HOST', 'early-src',
-                                      HOST_DOWN)['notification_uuid']
-        self.assertEqual('finished',
-                         self.api.wait_for_notification(uuid)['status'])
-        self.moved_off('early-src')
+        uuid = self.crash_and_recover('early-src')
 
         # Ended at once: for Nova the heartbeat sent before the crash is
         # recent enough (service_down_time), so the service looks up
@@ -296,12 +303,7 @@ class TestFencingInTheBackground(FencingTestCase):
         self.register('monitor', 'monitor-src', 'monitor-spare')
         self.register('unproven', 'unproven-src')
         # The cluster fenced the host; its monitor reports it.
-        self.crash('monitor-src')
-        uuid = self.post_notification('COMPUTE_HOST', 'monitor-src',
-                                      HOST_DOWN)['notification_uuid']
-        self.assertEqual('finished',
-                         self.api.wait_for_notification(uuid)['status'])
-        self.moved_off('monitor-src')
+        uuid = self.crash_and_recover('monitor-src')
         self.assertEqual(
             "Host 'monitor-src' fenced by the monitor driver: power state "
             "unknown before, off after, in 0.0 s",
