@@ -48,7 +48,7 @@ class Loop:
         None (its feature is off) is left out.
 
     Each job has a periodic worker on a daemon thread of its own
-    (``engine-<name>``): a long run (a return to service waiting for
+    (``background-<name>``): a long run (a return to service waiting for
     nova-compute) neither delays the takeover watch, whose leases must be
     renewed in time, nor holds the engine's exit. A job never runs twice
     at once.
@@ -66,7 +66,8 @@ class Loop:
         """Start the jobs (nothing when none is on)."""
         for job in self.jobs:
             worker = periodics.PeriodicWorker([_periodic(*job)], log=LOG)
-            threading.Thread(target=worker.start, name='engine-%s' % job[0],
+            threading.Thread(target=worker.start,
+                             name='background-%s' % job[0],
                              daemon=True).start()
             self._workers.append(worker)
 

@@ -59,8 +59,9 @@ class LoopTestCase(testtools.TestCase):
         release.set()
         loop.stop()
         polling.wait_until(lambda: not [
-            thread for thread in threading.enumerate()
-            if thread.name.startswith('engine-')])
+            thread for thread in threading.enumerate() if thread.name in (
+                'background-failing', 'background-long',
+                'background-quick')])
 
     def test_nothing_to_run(self):
         loop = self.loop(('off', self.fail, None))
