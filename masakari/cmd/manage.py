@@ -31,6 +31,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from masakari.cmd import fencing_check
+from masakari.cmd import notification_release
 from masakari.cmd import notification_timeline
 from masakari.common import cli
 import masakari.conf
@@ -38,11 +39,9 @@ from masakari import config
 from masakari import context
 from masakari.db import api as db_api
 from masakari.db import migration
-from masakari.engine import brake
 from masakari.engine import driver
 from masakari import exception
 from masakari.i18n import _
-from masakari import objects
 from masakari import version
 
 CONF = masakari.conf.CONF
@@ -53,6 +52,9 @@ DATABASE_CATEGORIES = ('db', 'notification')
 # The exit status of a missing or unusable configuration, as 22.0.0's for
 # a missing configuration file.
 CONFIG_ERROR = 2
+# Categories whose standard output is a report (ours; db keeps its log
+# lines on standard output, as 22.0.0 does).
+REPORT_CATEGORIES = ('fencing', 'notification')
 SECONDS_PER_DAY = 86400
 
 
@@ -131,28 +133,7 @@ DB_ACTIONS = {'purge': db_purge, 'sync': db_sync, 'version': db_version}
 FENCING_ACTIONS = {'check': fencing_check.check}
 
 
-def notification_release():
-    """Release a notification held by the mass-failure brake: the engine
-    recovers it, without the brake, at its next periodic retry.
-    """
-    uuid = CONF.category.notification_uuid
-    objects.register_all()
-    try:
-        notification = objects.Notification.get_by_uuid(
-            context.get_admin_context(), uuid)
-    except exception.NotificationNotFound as error:
-        print(error.format_message())
-        return 1
-    if not brake.release(notification):
-        print(_('Notification %s is not held by the mass-failure brake.')
-              % uuid)
-        return 1
-    print(_('Notification %s released: the engine recovers it at its next '
-            'periodic retry.') % uuid)
-    return 0
-
-
-NOTIFICATION_ACTIONS = {'release': notification_release,
+NOTIFICATION_ACTIONS = {'release': notification_release.release,
                         'timeline': notification_timeline.show}
 ACTIONS = {'db': DB_ACTIONS, 'fencing': FENCING_ACTIONS,
            'notification': NOTIFICATION_ACTIONS}
@@ -184,10 +165,7 @@ def add_command_parsers(subparsers):
 
     notification_actions = subparsers.add_parser(
         'notification').add_subparsers(dest='action')
-    release = notification_actions.add_parser('release')
-    release.add_argument('notification_uuid',
-                         help=_('The notification held by the '
-                                'mass-failure brake.'))
+    notification_release.add_parser(notification_actions)
     notification_timeline.add_parser(notification_actions)
 
 
@@ -236,6 +214,12 @@ def main():
 
     logging.register_options(CONF)
     _parse_config(sys.argv)
+    if (CONF.category.name in REPORT_CATEGORIES and not CONF.log_file and
+            not CONF.use_journal):
+        # NOTE: without a log file oslo.log writes to standard output,
+        # where its lines (DEBUG ones with --debug) would mix with the
+        # report.
+        CONF.set_override('use_stderr', True)
     logging.setup(CONF, 'masakari')
     std_logging.captureWarnings(True)
 

@@ -41,6 +41,7 @@ from novaclient import client as nova_client
 from novaclient import exceptions as nova_exceptions
 from novaclient.v2 import servers as nova_servers
 from oslo_log import log as logging
+from oslo_utils import timeutils
 import requests
 
 import masakari.conf
@@ -254,6 +255,29 @@ class API:
         LOG.info('Fetch the state of the %s service of %s', binary,
                  host_name)
         return _service(nova, host_name, binary).state == 'down'
+
+    @translate_nova_exception
+    def get_service_report(self, context, host_name,
+                           binary=COMPUTE_BINARY):
+        """``(up, reported_at)`` of the host's service: whether Nova
+        reports it up, and its ``updated_at`` (the last heartbeat or
+        change of the record; a naive UTC datetime, None when Nova gives
+        none).
+
+        Not in Masakari 22.0.0; used only by the return to service of
+        fenced hosts.
+        """
+        nova = novaclient(context)
+        LOG.info('Fetch the state and last report of the %s service of %s',
+                 binary, host_name)
+        service = _service(nova, host_name, binary)
+        reported_at = getattr(service, 'updated_at', None)
+        try:
+            reported_at = timeutils.normalize_time(
+                timeutils.parse_isotime(reported_at))
+        except (TypeError, ValueError):
+            reported_at = None
+        return service.state == 'up', reported_at
 
     @translate_nova_exception
     def evacuate_instance(self, context, uuid, target=None):

@@ -55,10 +55,14 @@ brake_opts = [
                default=30,
                min=1,
                help="Seconds between two checks, by the engine, of the "
-                    "notifications held by the mass-failure brake: a "
-                    "released one, or one the brake would now let through, "
-                    "is recovered. Read at engine start-up; the check runs "
-                    "only when a brake limit is set."),
+                    "notifications held by the mass-failure brake: one the "
+                    "brake would now let through is recovered. (One an "
+                    "operator releases with 'masakari-manage notification "
+                    "release' is recovered at once, without waiting for "
+                    "this check.) Read at engine start-up; the check runs "
+                    "only when a brake limit is set, in the engine's "
+                    "background loop (also with [DEFAULT]/periodic_enable "
+                    "false)."),
 ]
 
 return_to_service_opts = [
@@ -66,17 +70,22 @@ return_to_service_opts = [
                 default=False,
                 help="When an operator ends the maintenance of a host that "
                      "the engine fenced (on_maintenance set back to false), "
-                     "power the host on through its BMC, wait for its "
-                     "nova-compute to report up, clear forced_down and "
-                     "enable the service, and give a reserved host its "
-                     "reserved flag back. False leaves all of that to the "
-                     "operator."),
+                     "power the host on through its BMC (not with the "
+                     "monitor driver), clear forced_down (the service stays "
+                     "disabled), wait for its nova-compute to report up "
+                     "with a heartbeat sent after that, enable the service, "
+                     "and give a reserved host its reserved flag back. "
+                     "False leaves all of that to the operator."),
     cfg.IntOpt('compute_up_timeout',
                default=600,
                min=1,
                help="Seconds a returning host has, after its power on, "
-                    "for its nova-compute service to report up; past it "
-                    "the return to service is tried again at the next "
+                    "for its nova-compute service to report up with a "
+                    "heartbeat newer than the power on (Nova's updated_at "
+                    "of the service; a heartbeat sent before the failure "
+                    "does not count). Past it the return to service fails "
+                    "with that reason in its progress, the service stays "
+                    "disabled, and the return is tried again at the next "
                     "check."),
     cfg.IntOpt('return_to_service_interval',
                default=30,
@@ -84,7 +93,8 @@ return_to_service_opts = [
                help="Seconds between two looks, by the engine, for fenced "
                     "hosts whose maintenance ended. Read at engine "
                     "start-up; the check runs only with "
-                    "return_to_service."),
+                    "return_to_service, in the engine's background loop "
+                    "(also with [DEFAULT]/periodic_enable false)."),
 ]
 
 _GROUPS = ((HOST_FAILURE, brake_opts), (FENCING, return_to_service_opts))

@@ -20,7 +20,8 @@ the object fingerprints are a contract) and says why in its ``message``
 and in its progress. It is never dropped: the engine recovers it once the
 brake lets it through (``resume_candidates``), or when an operator
 releases it (``release``: status back to ``new`` with the
-``RELEASED_MESSAGE``, which the periodic retry picks up).
+``RELEASED_MESSAGE``; masakari-manage then asks an engine to process it
+at once, and the brake lets it through).
 
 Which hosts count as failed, for a notification N of segment S: N's
 host, the hosts of S whose recovery is held, and the hosts of S reported
@@ -170,16 +171,16 @@ def requeue(notification, message=None):
 
     :returns: True when this caller made the change.
     """
-    # NOTE: the message first: once 'new', the periodic retry of any
-    # engine may pick the notification up, and must see the release.
+    # NOTE: the message first: once 'new', any engine may pick the
+    # notification up, and must see the release.
     notification.message = message
     notification.save()
     return notification.transition_status(Status.RUNNING, Status.NEW)
 
 
 def release(notification):
-    """An operator's release: recovered at the next periodic retry,
-    without the brake.
+    """An operator's release: back to ``new``, to be recovered without
+    the brake.
 
     :returns: True when the notification was held and is now released.
     """

@@ -17,9 +17,12 @@ a cast), moves them through their statuses (new -> running -> finished,
 ignored or error), hands the recovery to the notification driver and
 answers the progress read-back of API 1.1. Periodic tasks re-drive
 notifications a lost message or a failure left behind, and expire old
-ones (doc/source/admin/periodic-tasks.rst). The takeover watch
-(engine/watch.py) resumes recoveries a dead engine left ``running`` and
-processes notifications whose cast was lost.
+ones (doc/source/admin/periodic-tasks.rst). The background loop
+(engine/background.py) runs whether periodic tasks do or not: the
+takeover watch (engine/watch.py) resumes recoveries a dead engine left
+``running`` and processes notifications whose cast was lost; the
+extensions' checks resume what the mass-failure brake lets through and
+return fenced hosts to service.
 """
 
 import contextlib
@@ -36,6 +39,7 @@ from oslo_utils import timeutils
 from masakari.compute import nova
 import masakari.conf
 from masakari import context as masakari_context
+from masakari.engine import background
 from masakari.engine import brake
 from masakari.engine import claims
 from masakari.engine import driver
@@ -117,18 +121,21 @@ class MasakariManager(manager.Manager):
                 CONF.process_unfinished_notifications_interval,
             '_check_expired_notifications':
                 CONF.check_expired_notifications_interval,
-            # NOTE: extensions; off (negative) unless configured.
-            '_resume_held_notifications':
-                CONF.host_failure.held_notifications_check_interval
-                if brake.enabled() else -1,
-            '_return_fenced_hosts':
-                CONF.fencing.return_to_service_interval
-                if CONF.fencing.return_to_service else -1,
         })
         self._host_initialised = False
         self._database_step = _database_slots()
         self.watch = watch.RecoveryWatch(self.driver, self._resume,
                                          self._process_lost_cast)
+        # NOTE: extensions' checks are off (None) unless configured.
+        self.background = background.Loop([
+            ('takeover_watch', self.watch.watch_round, self.watch.interval),
+            ('resume_held_notifications', self._resume_held_notifications,
+             CONF.host_failure.held_notifications_check_interval
+             if brake.enabled() else None),
+            ('return_fenced_hosts', self._return_fenced_hosts,
+             CONF.fencing.return_to_service_interval
+             if CONF.fencing.return_to_service else None),
+        ])
 
     # --- RPC API ------------------------------------------------------------
     # NOTE: only the methods marked with messaging.expose are callable over
@@ -323,18 +330,23 @@ class MasakariManager(manager.Manager):
                           'last stop of this engine.')
 
     def start_background(self):
-        """Start the takeover watch (the service calls it after
-        init_host).
+        """Start the background loop (the service calls it after
+        init_host, whether periodic tasks run or not).
         """
         self.watch.start()
+        self.background.start()
 
     def stop_background(self):
-        """Stop the takeover watch."""
+        """Stop the background loop."""
+        self.background.stop()
         self.watch.stop()
 
     def _release_if_interrupted(self, context, notification):
         uuid = notification.notification_uuid
-        if not self.driver.was_interrupted(context, uuid):
+        if brake.is_held(notification) or not self.driver.was_interrupted(
+                context, uuid):
+            # NOTE: a held recovery was not cut short: it waits for the
+            # brake.
             return
         if not notification.transition_status(Status.RUNNING, Status.ERROR):
             return
@@ -391,16 +403,17 @@ class MasakariManager(manager.Manager):
                           "Notification %s is expired.",
                           notification.notification_uuid)
 
-    @periodic_task.periodic_task(spacing=0)
-    def _resume_held_notifications(self, context):
+    # --- background checks of the extensions ----------------------------
+
+    def _resume_held_notifications(self):
         """Recover the notifications the mass-failure brake lets through."""
+        context = masakari_context.get_admin_context()
         for notification in brake.resume_candidates(context):
             if brake.requeue(notification):
                 LOG.info('Mass-failure brake: resuming the recovery of '
                          'notification %s.', notification.notification_uuid)
                 self._process_notification(context, notification)
 
-    @periodic_task.periodic_task(spacing=0)
-    def _return_fenced_hosts(self, context):
+    def _return_fenced_hosts(self):
         """Return fenced hosts whose maintenance ended to service."""
-        self.driver.return_fenced_hosts(context)
+        self.driver.return_fenced_hosts(masakari_context.get_admin_context())

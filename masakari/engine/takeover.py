@@ -13,22 +13,17 @@
 """Watching for work no engine is doing: recoveries left ``running`` by a
 dead engine, and stored notifications that no engine received.
 
-The watch runs on its own thread in every masakari-engine (periodic tasks
-on or off). Time is measured on the watching engine's own monotonic clock
-(how long a value stayed unchanged while it watched), never by comparing
-timestamps written by other hosts, so clock skew between engine hosts
-does not matter. The takeover itself is one compare-and-set
-(``Notification.take_over``): among engines that watched the same silent
-recovery, exactly one wins.
+The watch runs in the background loop of every masakari-engine
+(engine/background.py: periodic tasks on or off). Time is measured on the
+watching engine's own monotonic clock (how long a value stayed unchanged
+while it watched), never by comparing timestamps written by other hosts,
+so clock skew between engine hosts does not matter. The takeover itself
+is one compare-and-set (``Notification.take_over``): among engines that
+watched the same silent recovery, exactly one wins.
 """
 
 import contextvars
-import threading
 import time
-
-from oslo_log import log as logging
-
-LOG = logging.getLogger(__name__)
 
 # NOTE: the takeover note travels from the manager to the flow loader
 # through a context variable: the driver entry points and the tasks'
@@ -107,33 +102,3 @@ def watch_interval(lease_timeout, new_age):
     if not bounds:
         return None
     return max(1.0, min(bounds))
-
-
-class Watchdog:
-    """Run ``watch_round()`` every ``interval`` seconds on a daemon thread
-    until stopped; a failing round is logged and the next one runs.
-    """
-
-    def __init__(self, watch_round, interval):
-        self.watch_round = watch_round
-        self.interval = interval
-        self._stopping = threading.Event()
-        self._thread = None
-
-    def start(self):
-        self._thread = threading.Thread(target=self._loop,
-                                        name='takeover-watch', daemon=True)
-        self._thread.start()
-
-    def _loop(self):
-        while not self._stopping.wait(self.interval):
-            try:
-                self.watch_round()
-            except Exception:
-                LOG.exception('Takeover watch round failed')
-
-    def stop(self):
-        self._stopping.set()
-        if self._thread is not None:
-            # NOTE: a round in progress finishes on its own (daemon).
-            self._thread.join(1)

@@ -12,11 +12,12 @@
 
 """The engine's watch over work no engine is doing (see takeover.py).
 
-Each round, on its own thread: renew the lease of every recovery this
-engine runs; take over ``running`` recoveries whose lease stayed put for
-``[takeover]/lease_timeout`` seconds while their engine is not a live
-member (or is this engine host, whose previous process died); process
-``new`` notifications nobody picked up within
+Each round, in the engine's background loop: renew the lease of every
+recovery this engine runs; take over ``running`` recoveries whose lease
+stayed put for ``[takeover]/lease_timeout`` seconds while their engine is
+not a live member (or is this engine host, whose previous process died),
+except those held by the mass-failure brake;
+process ``new`` notifications nobody picked up within
 ``[takeover]/new_notification_age`` seconds.
 """
 
@@ -29,6 +30,7 @@ from oslo_utils import timeutils
 
 import masakari.conf
 from masakari import context as masakari_context
+from masakari.engine import brake
 from masakari.engine import membership
 from masakari.engine import takeover
 from masakari import objects
@@ -64,7 +66,7 @@ class RecoveryWatch:
         self._active = collections.Counter()
         self._lock = threading.Lock()
         self._workers = []
-        self._watchdog = None
+        self._joined = False
 
     # --- what this engine runs ----------------------------------------------
 
@@ -112,27 +114,24 @@ class RecoveryWatch:
     # --- the watch ----------------------------------------------------------
 
     def start(self):
-        """Join the membership and start the rounds (no-op when both the
-        takeover and the sweep are off).
+        """Join the membership (with takeover on); the background loop
+        then runs ``watch_round`` every ``interval`` seconds (None: both
+        the takeover and the sweep are off).
         """
-        if self.interval is None:
+        if not self.lease:
             return
-        if self.lease:
-            try:
-                self.members.start()
-            except Exception:
-                LOG.exception('Could not join the engine group; retried at '
-                              'the next watch round.')
-        self._watchdog = takeover.Watchdog(self.watch_round, self.interval)
-        self._watchdog.start()
+        self._joined = True
+        try:
+            self.members.start()
+        except Exception:
+            LOG.exception('Could not join the engine group; retried at '
+                          'the next watch round.')
 
     def stop(self):
-        """Stop the rounds and leave the membership."""
-        if self._watchdog is not None:
-            self._watchdog.stop()
-            self._watchdog = None
-            if self.lease:
-                self.members.stop()
+        """Leave the membership."""
+        if self._joined:
+            self._joined = False
+            self.members.stop()
 
     def watch_round(self):
         """One look at the database (see the module docstring).
@@ -172,6 +171,10 @@ class RecoveryWatch:
     def _look_for_orphans(self, context):
         keys = []
         for notification in self._not_run_here(context, Status.RUNNING):
+            if brake.is_held(notification):
+                # NOTE: no engine runs a held recovery: the brake's check
+                # resumes it, or an operator releases it.
+                continue
             uuid = notification.notification_uuid
             owner = self.driver.run_owner(context, uuid)
             if owner is None:

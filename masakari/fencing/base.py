@@ -49,12 +49,6 @@ ON = 'on'
 OFF = 'off'
 UNKNOWN = 'unknown'
 
-# Every key a host entry may have, whatever its driver: unknown keys are
-# reported, so that a misspelt "pasword" does not go unnoticed.
-KNOWN_SETTINGS = ('driver', 'address', 'port', 'username', 'password',
-                  'verify', 'system_id', 'power_off_timeout',
-                  'poll_interval', 'timeout')
-
 REDACTED = '***'
 
 
@@ -91,6 +85,9 @@ class FencingDriver(abc.ABC):
     REQUIRED_SETTINGS = ('address', 'username', 'password')
     #: Port used when the entry gives none (None: the driver has none).
     DEFAULT_PORT = None
+    #: Whether ``power_on`` works: the return to service of a host fenced
+    #: by a driver that cannot power it on waits for whoever fenced it.
+    CAN_POWER_ON = True
 
     def __init__(self, host_name, settings):
         self.host_name = host_name

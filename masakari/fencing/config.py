@@ -13,14 +13,16 @@
 """The fencing file: read it, check every host entry, fill in defaults.
 
 The file is YAML: a mapping from Nova compute host name to that host's
-settings (doc/source/admin/fencing-drivers.rst). Problems are reported all
-at once, each with its host name, and never with a value (a misplaced
-password would otherwise be printed).
+settings; top-level keys starting with a dot hold shared settings for YAML
+anchors and are not hosts (doc/source/admin/fencing-drivers.rst). Problems
+are reported all at once, each with its host name, and never with a value
+(a misplaced password would otherwise be printed).
 """
 
 import os
 import stat
 
+import jsonschema
 from oslo_log import log as logging
 import yaml
 
@@ -30,8 +32,40 @@ from masakari.fencing import base
 CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
-_STRINGS = ('driver', 'address', 'username', 'password', 'system_id')
-_POSITIVE = ('power_off_timeout', 'poll_interval', 'timeout')
+# A top-level key starting with this is no host (Nova host names never do).
+SHARED_PREFIX = '.'
+
+_STRING = {'type': 'string'}
+_POSITIVE = {'type': 'number', 'exclusiveMinimum': 0}
+# Every key a host entry may have, whatever its driver, with its type and
+# the problem reported when a value does not match it (never the value).
+# 'driver' is checked with the driver itself (_driver_problems).
+_SETTINGS = {
+    'driver': ({}, None),
+    'address': (_STRING, "'address' must be a string"),
+    'username': (_STRING, "'username' must be a string"),
+    'password': (_STRING, "'password' must be a string"),
+    'system_id': (_STRING, "'system_id' must be a string"),
+    'port': ({'type': 'integer', 'minimum': 1, 'maximum': 65535},
+             "'port' must be an integer from 1 to 65535"),
+    'power_off_timeout': (_POSITIVE,
+                          "'power_off_timeout' must be a positive number"),
+    'poll_interval': (_POSITIVE, "'poll_interval' must be a positive number"),
+    'timeout': (_POSITIVE, "'timeout' must be a positive number"),
+    'verify': ({'anyOf': [{'type': 'boolean'},
+                          {'type': 'string', 'pattern': '^/'}]},
+               "'verify' must be true, false or the absolute path of a CA "
+               "bundle"),
+}
+ENTRY_SCHEMA = {
+    'type': 'object',
+    'properties': {key: schema for key, (schema, _problem) in
+                   _SETTINGS.items()},
+    # NOTE: unknown keys are reported, so that a misspelt "pasword" does
+    # not go unnoticed.
+    'additionalProperties': False,
+}
+_ENTRY_VALIDATOR = jsonschema.Draft202012Validator(ENTRY_SCHEMA)
 
 
 class InvalidFile(ValueError):
@@ -62,28 +96,21 @@ def read(path):
 
 
 def _type_problems(settings):
-    problems = []
-    for key in sorted(set(settings) - set(base.KNOWN_SETTINGS)):
-        problems.append("unknown setting '%s'" % key)
-    for key in _STRINGS:
-        if key in settings and not isinstance(settings[key], str):
-            problems.append("'%s' must be a string" % key)
-    port = settings.get('port')
-    if port is not None and (isinstance(port, bool)
-                             or not isinstance(port, int)
-                             or not 0 < port < 65536):
-        problems.append("'port' must be an integer from 1 to 65535")
-    for key in _POSITIVE:
-        value = settings.get(key)
-        if value is not None and (isinstance(value, bool)
-                                  or not isinstance(value, (int, float))
-                                  or value <= 0):
-            problems.append("'%s' must be a positive number" % key)
-    verify = settings.get('verify')
-    if verify is not None and not isinstance(verify, (bool, str)):
-        problems.append("'verify' must be true, false or the path of a "
-                        "CA bundle")
-    return problems
+    """The schema's verdict on one entry, in the order of _SETTINGS.
+
+    NOTE: jsonschema's own messages quote the offending value, so each
+    error is turned into the key's problem text.
+    """
+    keys = set()
+    for error in _ENTRY_VALIDATOR.iter_errors(settings):
+        if error.validator == 'additionalProperties':
+            keys.update(set(settings) - set(_SETTINGS))
+        else:
+            keys.add(error.path[0])
+    unknown = sorted(str(key) for key in keys - set(_SETTINGS))
+    return (["unknown setting '%s'" % key for key in unknown] +
+            [problem for key, (_schema, problem) in _SETTINGS.items()
+             if key in keys])
 
 
 def _driver_problems(settings, classes):
@@ -105,6 +132,14 @@ def _driver_problems(settings, classes):
     return driver.settings_problems(settings)
 
 
+def hosts(document):
+    """The host entries of a parsed file: every top-level key but the
+    shared settings (keys starting with a dot).
+    """
+    return {host: settings for host, settings in document.items()
+            if not str(host).startswith(SHARED_PREFIX)}
+
+
 def validate(document):
     """Every problem of a parsed fencing file, as "host: problem" strings.
 
@@ -117,7 +152,7 @@ def validate(document):
                 'their settings']
     problems = []
     classes = {}
-    for host, settings in document.items():
+    for host, settings in hosts(document).items():
         if not isinstance(settings, dict):
             problems.append('%s: the entry must be a mapping' % host)
             continue
@@ -147,7 +182,7 @@ def load(path):
     if problems:
         raise InvalidFile(path, problems)
     return {str(host): with_defaults(settings)
-            for host, settings in (document or {}).items()}
+            for host, settings in hosts(document or {}).items()}
 
 
 def exposure_warning(path):

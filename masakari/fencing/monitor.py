@@ -31,6 +31,7 @@ class MonitorDriver(base.FencingDriver):
     """Trust the host monitor's report; no BMC, no credentials."""
 
     REQUIRED_SETTINGS = ()
+    CAN_POWER_ON = False
 
     def describe(self):
         return {'driver': self.name, 'address': None, 'port': None,

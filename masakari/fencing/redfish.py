@@ -17,8 +17,12 @@ Power off is ``Reset`` with ``ForceOff``; the power state is the system's
 BMC's host name or IP address (HTTPS on ``port``, 443 by default) or a
 full base URL such as ``http://10.0.0.5:8000``. ``system_id`` names the
 system (its identity, or the path ``/redfish/v1/Systems/<id>``); without
-it the BMC must manage exactly one system.
+it the BMC must manage exactly one system. The BMC's TLS certificate is
+verified unless ``verify`` is false: against the system's CA bundle, or
+the one ``verify`` names; a refused certificate fails with that reason.
 """
+
+import ssl
 
 import sushy
 from sushy import exceptions as sushy_exceptions
@@ -34,6 +38,33 @@ _STATES = {sushy.PowerState.OFF: base.OFF,
            sushy.PowerState.POWERING_OFF: base.ON,
            sushy.PowerState.POWERING_ON: base.ON,
            sushy.PowerState.PAUSED: base.ON}
+
+
+def _causes(error):
+    """``error`` and what it wraps: chained exceptions, exceptions given
+    as arguments, urllib3's ``reason`` (how requests reports TLS
+    failures under sushy's ConnectionError).
+    """
+    pending, seen = [error], set()
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, BaseException) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        pending.extend([current.__cause__, current.__context__,
+                        getattr(current, 'reason', None)] +
+                       list(current.args))
+
+
+def untrusted_certificate(error):
+    """Why the BMC's certificate was refused ('self-signed certificate',
+    ...), or None when ``error`` is no certificate verification failure.
+    """
+    for cause in _causes(error):
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return cause.verify_message or cause.reason or str(cause)
+    return None
 
 
 class RedfishDriver(base.FencingDriver):
@@ -102,6 +133,12 @@ class RedfishDriver(base.FencingDriver):
         # NOTE: the next call logs in again (an expired session, a BMC
         # reset) rather than reuse a broken connection.
         self.close()
+        refused = untrusted_certificate(error)
+        if refused:
+            return self.failed(
+                "the Redfish BMC at %s presented a TLS certificate that "
+                "cannot be verified (%s): set 'verify' in this host's entry "
+                "to the CA bundle that signed it" % (self.base_url, refused))
         return self.failed('Redfish BMC at %s: %s' % (self.base_url, error))
 
     def _state_of(self, system):

@@ -99,8 +99,14 @@ Behaviour worth knowing:
   powered off (through its BMC or ``/machines``) or crashed stops
   heartbeating; Nova keeps reporting its service up for
   ``service_down_time`` seconds unless it is forced down, and refuses to
-  evacuate from it meanwhile. ``masakari.simulator.bmcs`` (the CLI's
-  ``--bmc``) gives each host a Redfish and an IPMI BMC tied to its power.
+  evacuate from it meanwhile. Powered on, the host reports again after
+  ``boot_time``. A service's ``updated_at`` is its last report (a running
+  service reports continuously; a stopped one keeps the time of its last
+  heartbeat, or of the last change of its record), so a host powered on
+  within ``service_down_time`` of its failure looks up at once, with an
+  old ``updated_at``, until it has booted. ``masakari.simulator.bmcs``
+  (the CLI's ``--bmc``) gives each host a Redfish and an IPMI BMC tied to
+  its power.
 * Evacuate picks its destination when accepted: the requested host if its
   service is enabled and up (disabled only with ``force``) and under
   ``max_servers``, else the least loaded such host; with none the server

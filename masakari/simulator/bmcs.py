@@ -24,6 +24,10 @@ Masakari fencing file pointing at them.
 
 Each run keeps its files (configuration, htpasswd, the emulator's state)
 in its own temporary directory, removed by ``stop()``.
+
+Given a certificate and its key, the Redfish emulator serves HTTPS with
+them (a BMC's self-signed certificate, to try TLS verification); the
+fencing entries then name the CA bundle that verifies it.
 """
 
 import base64
@@ -34,6 +38,7 @@ import queue
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -92,17 +97,23 @@ class BMCs:
     :param address: the address the BMCs listen on.
     :param power_delay: seconds a power change takes; None leaves the
         Redfish emulator's own 1-11 s and makes IPMI changes immediate.
+    :param tls: ``(certificate file, key file)``: the Redfish emulator
+        serves HTTPS with them; None: plain HTTP.
+    :param tls_ca: the CA bundle the fencing entries give to verify the
+        certificate (default: the certificate itself, self-signed).
     """
 
     def __init__(self, cloud, control_url, address='127.0.0.1',
                  username=DEFAULT_USERNAME, password=DEFAULT_PASSWORD,
-                 power_delay=None):
+                 power_delay=None, tls=None, tls_ca=None):
         self.cloud = cloud
         self.control_url = control_url
         self.address = address
         self.username = username
         self.password = password
         self.power_delay = power_delay
+        self.tls = tls
+        self.tls_ca = tls_ca or (tls[0] if tls else None)
         self.hosts = sorted(cloud.machines)
         self.redfish_url = None
         self.ipmi_ports = {}
@@ -215,6 +226,9 @@ class BMCs:
             'EXTERNAL_NOTIFICATION_URL':
                 self.control_url + '/redfish-events',
         }
+        if self.tls:
+            settings['SUSHY_EMULATOR_SSL_CERT'] = self.tls[0]
+            settings['SUSHY_EMULATOR_SSL_KEY'] = self.tls[1]
         return _write_private(
             os.path.join(self._dir, 'redfish.conf'),
             ''.join('%s = %r\n' % item for item in settings.items()))
@@ -225,13 +239,15 @@ class BMCs:
         if self.power_delay is not None:
             argv.append(str(self.power_delay))
         process, log = self._spawn('redfish_bmc', argv)
-        url = 'http://%s:%d' % (self.address, port)
+        url = '%s://%s:%d' % ('https' if self.tls else 'http', self.address,
+                              port)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise self._failure('Redfish', log, 'exited')
             try:
-                with urlrequest.urlopen(url + '/redfish/v1/', timeout=2):
+                with urlrequest.urlopen(url + '/redfish/v1/', timeout=2,
+                                        context=self._own_tls()):
                     break
             except urlerror.HTTPError:
                 break
@@ -240,6 +256,19 @@ class BMCs:
         else:
             raise self._failure('Redfish', log, 'did not answer')
         self.redfish_url = url
+
+    def _own_tls(self):
+        """The TLS context of the simulator's own calls to the emulator.
+
+        NOTE: unverified: the simulator talks to the process it started;
+        verifying is what the tests of the fencing driver are about.
+        """
+        if not self.tls:
+            return None
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
 
     # --- the tie -------------------------------------------------------------
 
@@ -264,7 +293,8 @@ class BMCs:
                     ('%s:%s' % (self.username, self.password)).encode()
                 ).decode()})
         try:
-            urlrequest.urlopen(call, timeout=10).close()
+            urlrequest.urlopen(call, timeout=10,
+                               context=self._own_tls()).close()
         except OSError:
             # NOTE: the emulator is stopping with the simulator.
             pass
@@ -286,6 +316,8 @@ class BMCs:
                              % ', '.join(DRIVERS))
         credentials = {'username': self.username, 'password': self.password}
         if driver == 'redfish':
+            if self.tls_ca:
+                credentials['verify'] = self.tls_ca
             return {host: dict(credentials, driver='redfish',
                                address=self.redfish_url,
                                system_id=system_id(host))

@@ -60,6 +60,13 @@ def _parser():
                      help='seconds a power change through a BMC takes '
                           '(default: 1-11 s at random for Redfish, as '
                           'sushy-tools does; immediate for IPMI)')
+    bmc.add_argument('--bmc-tls-cert', metavar='PATH',
+                     help='serve the Redfish BMC over HTTPS with this '
+                          'certificate (with --bmc-tls-key); the fencing '
+                          'file then verifies it with the certificate '
+                          'itself as CA bundle (a self-signed one)')
+    bmc.add_argument('--bmc-tls-key', metavar='PATH',
+                     help='the private key of --bmc-tls-cert')
     bmc.add_argument('--fencing-config', metavar='PATH',
                      help='write a Masakari fencing file (for [fencing]/'
                           'config_file) for these BMCs; implies --bmc')
@@ -105,7 +112,10 @@ def bmc_banner(bmcs, fencing_config):
 
 
 def main(argv=None):
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if bool(args.bmc_tls_cert) != bool(args.bmc_tls_key):
+        parser.error('--bmc-tls-cert and --bmc-tls-key go together')
     try:
         description = topology.load(args.topology)
         simulator = server.Simulator(
@@ -129,7 +139,9 @@ def main(argv=None):
             bmcs = bmcs_mod.BMCs(
                 simulator.cloud, simulator.control_url, address=args.host,
                 username=args.bmc_username, password=args.bmc_password,
-                power_delay=args.bmc_power_delay).start()
+                power_delay=args.bmc_power_delay,
+                tls=(args.bmc_tls_cert, args.bmc_tls_key)
+                if args.bmc_tls_cert else None).start()
             if args.fencing_config:
                 bmcs.write_fencing_file(args.fencing_config,
                                         args.fencing_driver)

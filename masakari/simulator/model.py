@@ -73,6 +73,23 @@ class Service:
                 (self.heartbeat_until is None or
                  time.monotonic() < self.heartbeat_until))
 
+    @property
+    def heartbeating(self):
+        """Whether the service reports (its host runs, state up)."""
+        return self.state == 'up' and self.heartbeat_until is None
+
+    def last_report(self):
+        """What Nova shows as ``updated_at``: the last heartbeat or change
+        of the record, whichever came last. A running service reports
+        continuously; one that stopped keeps the time of its last report.
+        """
+        return isotime() if self.heartbeating else self.updated_at
+
+    def stop_reporting(self):
+        """Record the last heartbeat of a service that stops reporting."""
+        if self.heartbeating:
+            self.updated_at = isotime()
+
 
 @dataclasses.dataclass
 class Machine:

@@ -32,7 +32,7 @@ def service_view(service):
             'host': service.host,
             # NOTE: Nova reports a forced-down service as down.
             'state': 'up' if service.is_up else 'down',
-            'status': service.status, 'updated_at': service.updated_at,
+            'status': service.status, 'updated_at': service.last_report(),
             'forced_down': service.forced_down, 'zone': service.zone}
 
 

@@ -151,6 +151,8 @@ class Cloud:
             if not services:
                 raise KeyError('no host named %s' % name)
             for service in services:
+                if fields.get('state') == 'down':
+                    service.stop_reporting()
                 for key, value in fields.items():
                     setattr(service, key, value)
             return [dataclasses.asdict(service) for service in services]
@@ -265,6 +267,8 @@ class Cloud:
                          time.monotonic() + self.service_down_time)
                 for service in self.services.values():
                     if service.host == name:
+                        if not alive:
+                            service.stop_reporting()
                         service.heartbeat_until = until
             listeners = list(self.power_listeners) if power_changed else []
         for listener in listeners:

@@ -25,6 +25,7 @@ import fixtures
 import testtools
 
 from tests.fixtures import processes
+from tests.fixtures import tls
 
 START_TIMEOUT = 60
 TOPOLOGY = {'hosts': ['compute-1', 'compute-2'], 'service_down_time': 5}
@@ -36,7 +37,7 @@ class TestFencingCheck(testtools.TestCase):
         super().setUp()
         self.dir = self.useFixture(fixtures.TempDir()).path
 
-    def simulator(self, driver):
+    def simulator(self, driver, *options):
         """Start masakari-simulator with BMCs; return its fencing file."""
         topology = os.path.join(self.dir, 'topology.json')
         with open(topology, 'w') as stream:
@@ -45,7 +46,8 @@ class TestFencingCheck(testtools.TestCase):
         process = subprocess.Popen(
             [processes.executable('masakari-simulator'), '--topology',
              topology, '--port', '0', '--fencing-config', path,
-             '--fencing-driver', driver, '--bmc-password', 'S3cret-BMC'],
+             '--fencing-driver', driver, '--bmc-password', 'S3cret-BMC']
+            + list(options),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.addCleanup(self._stop, process)
         banner = self._read_until(process, 'config_file = ')
@@ -77,15 +79,15 @@ class TestFencingCheck(testtools.TestCase):
         self.assertEqual(0, process.wait(30))
 
     def manage(self, path):
+        """``fencing check --connect``: (exit status, report); the
+        libraries' log lines (sushy's fall back from sessions to basic
+        authentication) stay on standard error.
+        """
         result = subprocess.run(
             [processes.executable('masakari-manage'), '--config-file',
              os.devnull, 'fencing', 'check', '--connect', '--file', path],
             capture_output=True, text=True, timeout=120)
-        # NOTE: the library's log lines (sushy's fall back from sessions
-        # to basic authentication with the emulator) share the output.
-        return result.returncode, ''.join(
-            line for line in result.stdout.splitlines(True)
-            if not line.startswith('20'))
+        return result.returncode, result.stdout
 
     def test_check_connect_with_each_driver(self):
         for driver in ('ipmi', 'redfish'):
@@ -98,6 +100,25 @@ class TestFencingCheck(testtools.TestCase):
             for line in lines[1:]:
                 self.assertIn(': %s ' % driver, line)
                 self.assertTrue(line.endswith(': OK power on'), line)
+
+    def test_check_connect_over_tls(self):
+        certificate, key = tls.self_signed_certificate(self.dir)
+        path = self.simulator('redfish', '--bmc-tls-cert', certificate,
+                              '--bmc-tls-key', key)
+        code, out = self.manage(path)
+        self.assertEqual(0, code, out)
+        self.assertIn('compute-1: redfish address=https://127.0.0.1:', out)
+        with open(path) as stream:
+            entries = json.load(stream)
+        self.assertEqual(certificate, entries['compute-1']['verify'])
+        del entries['compute-1']['verify']
+        with open(path, 'w') as stream:
+            json.dump(entries, stream)
+        code, out = self.manage(path)
+        self.assertEqual(1, code, out)
+        self.assertIn('compute-1: redfish address=https://127.0.0.1:', out)
+        self.assertIn('presented a TLS certificate that cannot be verified '
+                      '(self-signed certificate)', out)
 
     def test_bad_credentials_fail_the_check(self):
         path = self.simulator('redfish')

@@ -143,6 +143,17 @@ class TestRedfish(DriverTests, BMCTestCase):
     UNREACHABLE = {'address': 'http://127.0.0.1:%d'
                    % closed_port(socket.SOCK_STREAM), 'timeout': 2}
 
+    def test_a_power_on_applies_without_reading_the_system(self):
+        # The return to service reads nova-compute, not the BMC, after
+        # the power on: the emulator applies it by itself, as a BMC does.
+        host = self.HOSTS[5]
+        driver = self.driver(self.DRIVER, host)
+        driver.fence()
+        driver.power_on()
+        driver.close()
+        polling.wait_until(lambda: self.machine(host)['alive'], 20)
+        self.assertEqual('on', self.machine(host)['power'])
+
 
 class TestIPMI(DriverTests, BMCTestCase):
 

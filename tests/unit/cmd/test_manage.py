@@ -17,6 +17,7 @@ import io
 import logging
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -397,19 +398,41 @@ class TestNotificationRelease(ManageTestCase):
             ).where(models.Notification.notification_uuid ==
                     notification_uuid)).one())
 
+    def setUp(self):
+        super().setUp()
+        self.write_config(extra='[DEFAULT]\ntransport_url = fake:/\n')
+
     def test_release_a_held_notification(self):
         self.assertEqual(0, self.manage('db', 'sync')[0])
         held = self.add_notification('running',
                                      brake.HELD_PREFIX + '3 hosts failed')
         code, out, _err = self.manage('notification', 'release', held)
-        self.assertEqual((0, 'Notification %s released: the engine '
-                             'recovers it at its next periodic retry.\n'
+        self.assertEqual((0, 'Notification %s released: an engine '
+                             'recovers it now, without the brake.\n'
                           % held), (code, out))
         self.assertEqual(('new', brake.RELEASED_MESSAGE), self.stored(held))
 
         code, out, _err = self.manage('notification', 'release', held)
         self.assertEqual((1, 'Notification %s is not held by the '
                              'mass-failure brake.\n' % held), (code, out))
+
+    def test_released_when_no_engine_can_be_told(self):
+        with socket.socket() as probe:
+            probe.bind(('127.0.0.1', 0))
+            closed = probe.getsockname()[1]
+        self.write_config(extra='[DEFAULT]\ntransport_url = rabbit://guest:'
+                                'guest@127.0.0.1:%d/\n' % closed)
+        self.assertEqual(0, self.manage('db', 'sync')[0])
+        held = self.add_notification('running',
+                                     brake.HELD_PREFIX + '3 hosts failed')
+        code, out, _err = self.manage('notification', 'release', held)
+        self.assertEqual(0, code)
+        self.assertRegex(out, r'^Notification %s released, but no engine '
+                              r'could be told \(.+\): it is recovered as a '
+                              r'notification whose message was lost, after '
+                              r'\[takeover\]/new_notification_age seconds '
+                              r'or at the periodic retry\.\n$' % held)
+        self.assertEqual(('new', brake.RELEASED_MESSAGE), self.stored(held))
 
     def test_refusals(self):
         self.assertEqual(0, self.manage('db', 'sync')[0])

@@ -98,3 +98,15 @@ class TestFencingCheck(test_manage.ManageTestCase):
             'at 127.0.0.1:%d: no answer' % (port, port)],
             out.splitlines())
         self.assertNotIn(PASSWORD, out)
+
+    def test_log_lines_stay_out_of_the_report(self):
+        path = self.fencing_file('compute-1:\n  driver: nonesuch\n')
+        code, out, err = self.manage('--debug', 'fencing', 'check',
+                                     '--file', path)
+        self.assertEqual((1, '%s: 1 problem(s):\n'
+                             "  compute-1: driver 'nonesuch' is not "
+                             'installed (entry point namespace '
+                             'masakari.fencing.drivers)\n' % path),
+                         (code, out))
+        self.assertRegex(err, r'DEBUG masakari\.fencing\.config \[.*\] '
+                              r'Fencing driver nonesuch cannot be loaded')

@@ -22,6 +22,7 @@ from masakari.engine import manager as engine_manager
 from masakari import objects
 from masakari.objects import fields
 from tests.fixtures import fencing
+from tests.fixtures import polling
 from tests.unit.engine import recovery_base as base
 
 Status = fields.NotificationStatus
@@ -231,22 +232,27 @@ class ReturnToServiceTestCase(FencingTestCase):
     def test_powered_on_and_enabled_once_maintenance_ends(self):
         notification = self.host_down(event='STOPPED', host_status='NORMAL')
         self.assertEqual(Status.FINISHED, notification.status)
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual([], self.power_ons())
 
         self.end_maintenance()
         self.nova.reset_calls()
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
 
         self.assertEqual([('power_on', base.FAILED_HOST)], self.power_ons())
         service = '/os-services/%s' % self.service_id(base.FAILED_HOST)
         lookup = 'GET /os-services?host=compute-1&binary=nova-compute'
+        # The lookups after clearing forced_down: the report Nova shows
+        # then, one newer than it, and the service to enable.
+        requests = self.requests()
         self.assertEqual([(lookup, None),
-                          ('PUT ' + service, {'forced_down': False}),
-                          (lookup, None),
-                          (lookup, None),
+                          ('PUT ' + service, {'forced_down': False})],
+                         requests[:2])
+        self.assertEqual([(lookup, None),
                           ('PUT ' + service, {'status': 'enabled'})],
-                         self.requests())
+                         requests[-2:])
+        self.assertEqual({(lookup, None)}, set(requests[2:-2]))
+        self.assertGreaterEqual(len(requests[2:-2]), 2)
         self.assertEqual(
             ('enabled', 'up', False),
             tuple(self.nova.service(base.FAILED_HOST)[key]
@@ -257,7 +263,7 @@ class ReturnToServiceTestCase(FencingTestCase):
             "Clearing forced_down of the compute service on host "
             "'compute-1' (it stays disabled)",
             "Waiting up to 600 s for nova-compute on host 'compute-1' to "
-            "report up",
+            "report up with a heartbeat sent after its power on",
             "Enabling compute service on host: 'compute-1'",
             "Host 'compute-1' returned to service"],
             self.messages(notification)['ReturnToServiceTask'])
@@ -266,7 +272,7 @@ class ReturnToServiceTestCase(FencingTestCase):
         self.assert_no_secret(notification)
 
         # Done once: later checks leave the host alone.
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual(1, len(self.power_ons()))
 
     def test_a_reserved_host_gets_its_flag_back(self):
@@ -276,7 +282,7 @@ class ReturnToServiceTestCase(FencingTestCase):
         self.assertFalse(objects.Host.get_by_uuid(
             self.context, self.host.uuid).reserved)
         self.end_maintenance()
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertTrue(objects.Host.get_by_uuid(
             self.context, self.host.uuid).reserved)
 
@@ -285,32 +291,78 @@ class ReturnToServiceTestCase(FencingTestCase):
         notification = self.host_down(event='STOPPED', host_status='NORMAL')
         self.end_maintenance()
         self.bmc.nova = None  # the power on does not bring nova-compute up
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual('disabled',
                          self.nova.service(base.FAILED_HOST)['status'])
         self.assertEqual(
-            "nova-compute on host 'compute-1' did not report up within 1 s",
+            "nova-compute on host 'compute-1' reported no heartbeat within "
+            "1 s after its power on; the host stays disabled (the return to "
+            "service is tried again at the next check)",
             self.messages(notification)['ReturnToServiceTask'][-1])
 
         self.nova.set_host_state(base.FAILED_HOST, 'up')
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual('enabled',
                          self.nova.service(base.FAILED_HOST)['status'])
         self.assertEqual(2, len(self.power_ons()))
+
+    def test_a_stale_heartbeat_does_not_bring_the_host_back(self):
+        # Within service_down_time of the failure, Nova still counts the
+        # heartbeat sent before it: the service looks up, with an old
+        # report, and the host has not booted (here it never does).
+        self.config(compute_up_timeout=1, group='fencing')
+        notification = self.host_down(event='STOPPED', host_status='NORMAL')
+        self.end_maintenance()
+        self.bmc.nova = None
+        self.nova.set_host_state(base.FAILED_HOST, 'up')
+        self.nova.cloud.update_machine(base.FAILED_HOST, alive=False)
+        polling.wait_until(lambda: not self.nova.cloud.machine(
+            base.FAILED_HOST)['alive'])
+
+        self.manager._return_fenced_hosts()
+        self.assertEqual(
+            ('disabled', 'up'),
+            (self.nova.service(base.FAILED_HOST)['status'],
+             self.nova.cloud.machine(base.FAILED_HOST)['service_state']))
+        self.assertIn('reported no heartbeat within 1 s after its power on',
+                      self.messages(notification)['ReturnToServiceTask'][-1])
+
+    def test_a_host_fenced_by_its_monitor_is_not_powered_on(self):
+        with open(self.bmc.path, 'w') as stream:
+            stream.write('compute-1:\n  driver: monitor\n')
+        notification = self.host_down(event='STOPPED', host_status='NORMAL',
+                                      cluster_status='OFFLINE')
+        self.assertEqual(Status.FINISHED, notification.status)
+        self.end_maintenance()
+        # The cluster brought the host back.
+        self.nova.set_host_state(base.FAILED_HOST, 'up')
+        self.manager._return_fenced_hosts()
+        self.assertEqual('enabled',
+                         self.nova.service(base.FAILED_HOST)['status'])
+        self.assertEqual([], self.bmc.calls)
+        self.assertEqual(
+            ["Not powering on host 'compute-1': the monitor driver cannot "
+             "(whoever fenced the host powers it on)",
+             "Clearing forced_down of the compute service on host "
+             "'compute-1' (it stays disabled)",
+             "Waiting up to 600 s for nova-compute on host 'compute-1' to "
+             "report up with a heartbeat sent after the end of its "
+             "maintenance",
+             "Enabling compute service on host: 'compute-1'",
+             "Host 'compute-1' returned to service"],
+            self.messages(notification)['ReturnToServiceTask'])
 
     def test_hosts_recovered_without_fencing_are_left_alone(self):
         self.bmc.write(['compute-2'])
         self.host_down(event='STOPPED', host_status='NORMAL')
         self.end_maintenance()
         self.bmc.write([base.FAILED_HOST])
-        self.manager._return_fenced_hosts(self.context)
+        self.manager._return_fenced_hosts()
         self.assertEqual([], self.power_ons())
 
     def test_the_check_runs_only_when_configured(self):
-        names = [name for name, _task in
-                 engine_manager.MasakariManager()._periodic_tasks]
-        self.assertIn('_return_fenced_hosts', names)
+        self.assertIn('return_fenced_hosts',
+                      engine_manager.MasakariManager().background.names)
         self.config(return_to_service=False, group='fencing')
-        names = [name for name, _task in
-                 engine_manager.MasakariManager()._periodic_tasks]
-        self.assertNotIn('_return_fenced_hosts', names)
+        self.assertNotIn('return_fenced_hosts',
+                         engine_manager.MasakariManager().background.names)

@@ -79,7 +79,7 @@ class BrakeTestCase(base.RecoveryTestCase):
             error['fault']['masakari_object.data']['exception_message'])
 
         # The other failure still counts: the periodic check holds on.
-        self.manager._resume_held_notifications(self.context)
+        self.manager._resume_held_notifications()
         self.assert_held(notification)
 
         self.assertTrue(brake.release(self.engine.reload(notification)))
@@ -105,7 +105,7 @@ class BrakeTestCase(base.RecoveryTestCase):
         self.assert_held(notification)
 
         self.config(failed_hosts_window=50, group='host_failure')
-        self.manager._resume_held_notifications(self.context)
+        self.manager._resume_held_notifications()
         stored = self.engine.reload(notification)
         self.assertEqual((Status.FINISHED, None),
                          (stored.status, stored.message))
@@ -128,7 +128,7 @@ class BrakeTestCase(base.RecoveryTestCase):
                                                            '3 hosts'))
 
         self.config(failed_hosts_window=50, group='host_failure')
-        self.manager._resume_held_notifications(self.context)
+        self.manager._resume_held_notifications()
         self.assertEqual(Status.RUNNING, self.engine.reload(second).status)
         self.assertEqual(Status.RUNNING, self.engine.reload(third).status)
 
@@ -149,11 +149,17 @@ class BrakeTestCase(base.RecoveryTestCase):
         notification = self.host_down(event='STOPPED', host_status='NORMAL')
         self.assertEqual(Status.FINISHED, notification.status)
 
+    def test_an_engine_restart_leaves_a_held_recovery_held(self):
+        self.config(lease_timeout=0, group='takeover')
+        self.fail(self.others[0])
+        notification = self.host_down(event='STOPPED', host_status='NORMAL')
+        self.assert_held(notification)
+        engine_manager.MasakariManager().init_host()
+        self.assert_held(notification)
+
     def test_the_checks_run_only_with_a_limit(self):
-        names = [name for name, _task in
-                 engine_manager.MasakariManager()._periodic_tasks]
-        self.assertIn('_resume_held_notifications', names)
+        self.assertIn('resume_held_notifications',
+                      engine_manager.MasakariManager().background.names)
         self.config(max_failed_hosts=0, group='host_failure')
-        names = [name for name, _task in
-                 engine_manager.MasakariManager()._periodic_tasks]
-        self.assertNotIn('_resume_held_notifications', names)
+        self.assertNotIn('resume_held_notifications',
+                         engine_manager.MasakariManager().background.names)

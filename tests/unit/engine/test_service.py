@@ -15,19 +15,28 @@ casts over the fake transport -> RPC server -> manager -> taskflow ->
 simulated cloud; then the 1.1 read-back as a call.
 """
 
+import datetime
 import time
 
+from oslo_utils import timeutils
+
+from masakari.cmd import notification_release
 from masakari import context as masakari_context
+from masakari.engine import brake
 from masakari.engine import rpcapi
+from masakari import objects
 from masakari.objects import fields
 from masakari import service
+from tests.fixtures import fencing
+from tests.fixtures import polling
 from tests.unit.engine import recovery_base as base
 
 Status = fields.NotificationStatus
 FINAL = (Status.FINISHED, Status.ERROR, Status.IGNORED, Status.FAILED)
 
 
-class EngineServiceTestCase(base.RecoveryTestCase):
+class ServiceTestCase(base.RecoveryTestCase):
+    """Runs the engine service in-process (``start_engine``)."""
 
     servers = [base.server('vm')]
 
@@ -47,6 +56,9 @@ class EngineServiceTestCase(base.RecoveryTestCase):
                 return stored
             time.sleep(0.05)
         self.fail('notification still %s' % stored.status)
+
+
+class EngineServiceTestCase(ServiceTestCase):
 
     def test_cast_processes_and_call_reads_back(self):
         self.start_engine()
@@ -110,3 +122,69 @@ class EngineServiceTestCase(base.RecoveryTestCase):
         engine.wait()
         self.assertEqual(Status.FINISHED,
                          self.engine.reload(notification).status)
+
+
+class BackgroundChecksTestCase(ServiceTestCase):
+    """The extensions' checks run in the background loop: with periodic
+    tasks off too, and from the first interval (no fuzzy delay).
+    """
+
+    def start_engine(self, **options):
+        self.config(periodic_enable=False, periodic_fuzzy_delay=60,
+                    **options)
+        engine = service.Service.create(executor='threading')
+        engine.start()
+        self.addCleanup(engine.wait)
+        self.addCleanup(engine.stop)
+        self.assertIsNone(engine._timer)
+        return engine
+
+    def test_return_to_service(self):
+        self.useFixture(fencing.FencingFixture(
+            self.engine.conf, [base.FAILED_HOST], nova=self.nova))
+        self.config(return_to_service=True, return_to_service_interval=1,
+                    group='fencing')
+        self.assertEqual(Status.FINISHED, self.host_down(
+            event='STOPPED', host_status='NORMAL').status)
+        self.start_engine()
+        host = objects.Host.get_by_uuid(self.context, self.host.uuid)
+        host.on_maintenance = False
+        host.save()
+        polling.wait_until(lambda: self.nova.service(base.FAILED_HOST)[
+            'status'] == 'enabled', timeout=20)
+
+    def hold(self):
+        """A recovery held by the brake (a limit of one, another host
+        failed 100 s ago).
+        """
+        self.config(max_failed_hosts=1, held_notifications_check_interval=1,
+                    group='host_failure')
+        other = self.engine.create_host(self.segment, name='compute-3')
+        self.process(self.engine.create_notification(
+            other, generated_time=timeutils.utcnow() -
+            datetime.timedelta(seconds=100)))
+        held = self.host_down(event='STOPPED', host_status='NORMAL')
+        self.assertTrue(brake.is_held(held))
+        return held
+
+    def test_the_brake_lets_a_held_recovery_go(self):
+        held = self.hold()
+        self.config(lease_timeout=0, group='takeover')
+        self.config(failed_hosts_window=50, group='host_failure')
+        self.start_engine()
+        self.assertEqual(Status.FINISHED, self.wait_for(held).status)
+
+    def test_a_released_recovery_goes_at_once(self):
+        held = self.hold()
+        # Neither the periodic retry nor the lost-message sweep.
+        self.config(new_notification_age=0, group='takeover')
+        self.start_engine()
+        self.assertEqual((0, 'Notification %s released: an engine recovers '
+                             'it now, without the brake.'
+                          % held.notification_uuid),
+                         notification_release.release_notification(
+                             held.notification_uuid))
+        self.assertEqual(Status.FINISHED, self.wait_for(held).status)
+        self.assertIn('Mass-failure brake: notification %s was released by '
+                      'an operator; recovering it without the brake.'
+                      % held.notification_uuid, self.engine.logs.output)

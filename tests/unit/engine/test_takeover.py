@@ -24,6 +24,7 @@ import datetime
 from unittest import mock
 
 import masakari.conf
+from masakari.engine import brake
 from masakari.engine.drivers.taskflow import host_failure
 from masakari.engine.drivers.taskflow import persistence
 from masakari.engine import manager as engine_manager
@@ -186,6 +187,26 @@ class TakeoverTestCase(base.RecoveryTestCase):
     @staticmethod
     def clock_time_after(moment):
         return moment.replace(tzinfo=None) + datetime.timedelta(seconds=5)
+
+
+class HeldRecoveryTestCase(TakeoverTestCase):
+
+    def test_a_held_recovery_is_left_to_the_brake(self):
+        # Held: 'running', and no engine runs it or renews its lease.
+        self.config(max_failed_hosts=1, group='host_failure')
+        other = self.engine.create_host(self.segment, name='compute-3')
+        self.process(self.engine.create_notification(other))
+        notification = self.engine.create_notification(self.host)
+        held = self.process(notification)
+        self.assertTrue(brake.is_held(held))
+
+        survivor = self.watcher(host=self.engine.conf.conf.host)
+        self.rounds(survivor, LEASE + 1)
+        self.assertEqual(held.message,
+                         self.engine.reload(notification).message)
+        self.assertNotIn('taken over', self.engine.logs.output)
+        self.assertEqual(['MassFailureBrakeTask'],
+                         list(self.messages(notification)))
 
 
 class LostCastTestCase(base.RecoveryTestCase):

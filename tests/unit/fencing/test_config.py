@@ -110,8 +110,8 @@ compute-5:
             "compute-2: 'password' must be a string",
             "compute-2: 'port' must be an integer from 1 to 65535",
             "compute-2: 'poll_interval' must be a positive number",
-            "compute-2: 'verify' must be true, false or the path of a CA "
-            "bundle",
+            "compute-2: 'verify' must be true, false or the absolute path "
+            "of a CA bundle",
             "compute-3: driver 'nonesuch' is not installed (entry point "
             "namespace masakari.fencing.drivers)",
             'compute-4: the entry must be a mapping',
@@ -119,6 +119,35 @@ compute-5:
         ], error.problems)
         self.assertNotIn(PASSWORD, str(error))
         self.assertNotIn('12345678', str(error))
+
+    def test_shared_settings_under_a_dot_key_are_no_host(self):
+        entries = config.load(self.write("""
+.bmc: &bmc
+  username: admin
+  password: %s
+  verify: /etc/masakari/bmc-ca.pem
+.unused: {colour: blue}
+compute-1:
+  <<: *bmc
+  driver: redfish
+  address: 192.0.2.11
+""" % PASSWORD))
+        self.assertEqual(['compute-1'], list(entries))
+        self.assertEqual(('admin', '/etc/masakari/bmc-ca.pem'),
+                         (entries['compute-1']['username'],
+                          entries['compute-1']['verify']))
+        # What a host merged is checked as its own.
+        error = self.assertRaises(config.InvalidFile, config.load, self.write(
+            '.bmc: &bmc\n  pasword: x\ncompute-1:\n  <<: *bmc\n'
+            '  driver: monitor\n'))
+        self.assertEqual(["compute-1: unknown setting 'pasword'"],
+                         error.problems)
+
+    def test_a_ca_bundle_is_an_absolute_path(self):
+        error = self.assertRaises(config.InvalidFile, config.load, self.write(
+            'compute-1:\n  driver: monitor\n  verify: "false"\n'))
+        self.assertEqual(["compute-1: 'verify' must be true, false or the "
+                          "absolute path of a CA bundle"], error.problems)
 
     def test_unreadable_and_unparsable_files(self):
         error = self.assertRaises(config.InvalidFile, config.load,

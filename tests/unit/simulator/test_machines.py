@@ -16,6 +16,7 @@ import time
 
 import requests
 
+from masakari.simulator import model
 from tests.fixtures import polling
 from tests.unit.simulator import base
 
@@ -160,3 +161,35 @@ class TestServiceDownTime(MachineTestCase):
     def test_added_hosts_have_machines(self):
         self.control('POST', '/hosts', {'name': 'compute-9'})
         self.assertEqual('on', self.machine('compute-9')['power'])
+
+
+class TestLastReport(MachineTestCase):
+    """A service's ``updated_at`` is its last report: a host powered on
+    within service_down_time looks up at once, with its old report, until
+    it has booted.
+    """
+
+    def topology(self):
+        topology = super().topology()
+        topology['boot_time'] = 1.5
+        return topology
+
+    def service(self):
+        [service] = self.nova('GET', '/os-services?host=compute-1').json()[
+            'services']
+        return service['state'], service['updated_at']
+
+    def test_a_stale_heartbeat_until_the_host_has_booted(self):
+        self.machine(alive=False)
+        state, last = self.service()
+        self.assertEqual('up', state)
+        polling.wait_until(lambda: model.isotime() > last)
+        self.assertEqual(('up', last), self.service())
+
+        self.machine(power='off')
+        self.machine(power='on')
+        self.assertEqual(('up', last), self.service())
+        self.assertFalse(self.machine()['alive'])
+        polling.wait_until(lambda: self.service()[1] > last)
+        self.assertTrue(self.machine()['alive'])
+        self.assertEqual('up', self.service()[0])

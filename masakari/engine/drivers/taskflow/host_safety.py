@@ -42,6 +42,9 @@ class MassFailureBrakeTask(base.MasakariTask):
         notification = objects.Notification.get_by_uuid(
             self.context, notification_uuid)
         if brake.is_released(notification):
+            LOG.info('Mass-failure brake: notification %s was released by '
+                     'an operator; recovering it without the brake.',
+                     notification_uuid)
             self.update_details('Released from the mass-failure brake by '
                                 'an operator: recovering', 1.0)
             return
@@ -139,19 +142,27 @@ class ForceDownComputeServiceTask(base.MasakariTask):
 
 class ReturnToServiceTask(base.MasakariTask):
     """Bring a fenced host back once its maintenance ended: power on,
-    wait for nova-compute, enable it, give the reserved flag back.
+    wait for a heartbeat of nova-compute sent since, enable it, give the
+    reserved flag back.
 
     Every step is idempotent: run twice (two engines), it does no harm.
     """
 
     def execute(self, host_name, host_was_reserved=False):
         driver = _driver_of(host_name)
-        self.update_details("Powering on host '%s' through the %s"
-                            % (host_name, _bmc(driver)))
-        try:
-            driver.power_on()
-        finally:
-            driver.close()
+        if driver.CAN_POWER_ON:
+            self.update_details("Powering on host '%s' through the %s"
+                                % (host_name, _bmc(driver)))
+            try:
+                driver.power_on()
+            finally:
+                driver.close()
+            since = 'its power on'
+        else:
+            self.update_details("Not powering on host '%s': the %s cannot "
+                                "(whoever fenced the host powers it on)"
+                                % (host_name, _bmc(driver)))
+            since = 'the end of its maintenance'
         # NOTE: Nova reports a forced-down service down whatever its
         # heartbeats say, so forced_down is cleared first; the service
         # stays disabled, so nothing is scheduled to it meanwhile.
@@ -160,17 +171,7 @@ class ReturnToServiceTask(base.MasakariTask):
                             0.3)
         self.novaclient.force_down_service(self.context, host_name,
                                            forced_down=False)
-        timeout = CONF.fencing.compute_up_timeout
-        self.update_details("Waiting up to %d s for nova-compute on host "
-                            "'%s' to report up" % (timeout, host_name), 0.4)
-        try:
-            waiting.poll(lambda: not self.novaclient.is_service_down(
-                self.context, host_name), timeout, CONF.verify_interval)
-        except waiting.Timeout:
-            message = ("nova-compute on host '%s' did not report up within "
-                       "%d s" % (host_name, timeout))
-            self.update_details(message, 1.0)
-            raise exception.MasakariException(message)
+        self._wait_for_a_heartbeat(host_name, since)
         self.update_details("Enabling compute service on host: '%s'"
                             % host_name, 0.8)
         self.novaclient.enable_disable_service(self.context, host_name,
@@ -182,3 +183,35 @@ class ReturnToServiceTask(base.MasakariTask):
             self.update_details("Host '%s' is a reserved host again"
                                 % host_name, 0.9)
         self.update_details("Host '%s' returned to service" % host_name, 1.0)
+
+    def _wait_for_a_heartbeat(self, host_name, since):
+        """Wait until Nova reports the service up with a report stored
+        after the one it showed once forced_down was cleared.
+
+        NOTE: "up" alone is not enough: within service_down_time of the
+        failure Nova still counts the heartbeat sent before it, and would
+        report a host that has not booted (or never will) up. Nova's own
+        timestamps are compared, so the engine's clock does not matter.
+        """
+        timeout = CONF.fencing.compute_up_timeout
+        self.update_details("Waiting up to %d s for nova-compute on host "
+                            "'%s' to report up with a heartbeat sent after "
+                            "%s" % (timeout, host_name, since), 0.4)
+        _up, cleared_at = self.novaclient.get_service_report(self.context,
+                                                             host_name)
+
+        def reported_since():
+            up, reported_at = self.novaclient.get_service_report(
+                self.context, host_name)
+            return up and reported_at is not None and (
+                cleared_at is None or reported_at > cleared_at)
+
+        try:
+            waiting.poll(reported_since, timeout, CONF.verify_interval)
+        except waiting.Timeout:
+            message = ("nova-compute on host '%s' reported no heartbeat "
+                       "within %d s after %s; the host stays disabled (the "
+                       "return to service is tried again at the next check)"
+                       % (host_name, timeout, since))
+            self.update_details(message, 1.0)
+            raise exception.MasakariException(message)
