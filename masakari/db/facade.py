@@ -10,16 +10,26 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The main database's oslo.db transaction context, and the retry policy.
+"""How Masakari reaches its main database: the one way to run a statement.
 
-Every DB API function runs in its own reader or writer transaction, opened
-by :func:`reader` / :func:`writer`, and is rerun as a whole on deadlock.
+* A DB API function runs in a transaction of its own on a Connection,
+  opened by :func:`reader` or :func:`writer` (oslo.db's enginefacade),
+  and is run again as a whole on deadlock and, when
+  ``[database]/use_db_reconnect`` is set, on a lost connection. Reads
+  called within :func:`reading` join one read transaction.
+* Statements are SQLAlchemy Core statements on the tables
+  (masakari.db.statements builds them, once per shape); no ORM Session or
+  Query runs.
+* Reads run through :func:`read` (masakari.db.reads): a row comes back as
+  a ``rows.Row`` dict, whichever function read it.
+* Writes run through :func:`write` only (masakari.db.writes: insert,
+  update of one row, compare-and-set, soft delete; masakari.db.purge's
+  deletes): the one place a condition common to every write goes.
 """
 
 import functools
 
 from oslo_db import api as oslo_db_api
-from oslo_db import exception as db_exception
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
@@ -149,7 +159,7 @@ def get_engine(use_slave=False):
     return CONTEXT_MANAGER.writer.get_engine()
 
 
-def retry_on_deadlock(fn):
+def _retried(fn):
     """Rerun ``fn`` (a whole transaction) on deadlock and, if configured,
     on a lost connection.
     """
@@ -169,40 +179,12 @@ def retry_on_deadlock(fn):
 
 def reader(fn):
     """Run ``fn(context, ...)`` in a read transaction (retried)."""
-    return retry_on_deadlock(CONTEXT_MANAGER.reader(fn))
+    return _retried(CONTEXT_MANAGER.reader.connection(fn))
 
 
 def writer(fn):
     """Run ``fn(context, ...)`` in a write transaction (retried)."""
-    return retry_on_deadlock(CONTEXT_MANAGER.writer(fn))
-
-
-def core_reader(fn):
-    """``reader`` for a function whose statements are all Core ones, run
-    on ``executor(context)``: the transaction is a Connection's.
-
-    NOTE: an ORM Session around a statement or two cost a third of the
-    CPU of a single-row read (its creation, its own transaction and
-    execution layers), and the engine reads and writes a notification
-    several times for each one it processes.
-    """
-    return retry_on_deadlock(CONTEXT_MANAGER.reader.connection(fn))
-
-
-def core_writer(fn):
-    """``writer`` for Core statements only (see core_reader)."""
-    return retry_on_deadlock(CONTEXT_MANAGER.writer.connection(fn))
-
-
-def executor(context):
-    """What runs a Core statement in the context's transaction: its
-    Connection (core_reader, core_writer, or within the Session of
-    ``reading``), else its Session.
-    """
-    try:
-        return context.connection
-    except db_exception.ContextNotRequestedError:
-        return context.session
+    return _retried(CONTEXT_MANAGER.writer.connection(fn))
 
 
 def reading(context):
@@ -211,28 +193,16 @@ def reading(context):
     connection checkout, ping and rollback instead of one each. A write
     within it is refused (TypeError): write after it.
     """
-    return CONTEXT_MANAGER.reader.using(context)
+    return CONTEXT_MANAGER.reader.connection.using(context)
 
 
-def model_query(context, model, args=None, read_deleted=None):
-    """A query on ``model`` (or on the columns ``args``) in the context's
-    session, filtered on ``deleted`` as ``read_deleted`` (default: the
-    context's) says: 'no' live rows, 'only' deleted rows, 'yes' all.
+def read(context, statement, parameters=None):
+    """Run a SELECT in the context's transaction: its result."""
+    return context.connection.execute(statement, parameters)
+
+
+def write(context, statement, parameters=None):
+    """Run an INSERT, UPDATE or DELETE in the context's write transaction:
+    its result.
     """
-    query = context.session.query(*(args or [model]))
-    criterion = deleted_criterion(model, read_deleted or context.read_deleted)
-    return query if criterion is None else query.filter(criterion)
-
-
-def deleted_criterion(model, read_deleted):
-    """The condition on ``model.deleted`` that ``read_deleted`` asks for
-    (see model_query); None for all rows. ``model`` is a mapped class, or
-    a table's columns (``table.c``) for a Core statement.
-    """
-    if read_deleted == 'no':
-        return model.deleted == 0
-    if read_deleted == 'only':
-        return model.deleted != 0
-    if read_deleted == 'yes':
-        return None
-    raise ValueError("Unrecognized read_deleted value '%s'" % read_deleted)
+    return context.connection.execute(statement, parameters)

@@ -51,8 +51,8 @@ def _soft_deleted_before(table, cutoff):
     return table.c.deleted_at < cutoff
 
 
-@facade.retry_on_deadlock
-def _delete(engine, table, criteria, limit):
+@facade.writer
+def _delete(context, table, criteria, limit):
     """Delete up to ``limit`` rows matching ``criteria``, oldest deletion
     first; returns the count.
     """
@@ -63,53 +63,71 @@ def _delete(engine, table, criteria, limit):
     # NOTE: MySQL refuses a LIMIT in an IN sub-query on the table being
     # deleted from, unless it is wrapped in a derived table.
     ids = sa.select(ids.subquery('T1').c.id)
-    with engine.begin() as conn:
-        return conn.execute(table.delete().where(table.c.id.in_(ids))).rowcount
+    return facade.write(context,
+                        table.delete().where(table.c.id.in_(ids))).rowcount
 
 
-def _purge_hosts(engine, cutoff, limit, purge_logbooks):
-    return _delete(engine, _hosts, _soft_deleted_before(_hosts, cutoff),
+def _purge_hosts(context, cutoff, limit, purge_logbooks):
+    return _delete(context, _hosts, _soft_deleted_before(_hosts, cutoff),
                    limit), {}
 
 
-def _purge_vmoves(engine, cutoff, limit, purge_logbooks):
+def _purge_vmoves(context, cutoff, limit, purge_logbooks):
     # NOTE: also the vm moves whose notification is gone: Masakari 22.0.0
     # purged notifications and left their vm moves behind.
     orphaned = ~sa.exists().where(
         _notifications.c.notification_uuid == _vmoves.c.notification_uuid)
-    return _delete(engine, _vmoves,
+    return _delete(context, _vmoves,
                    sa.or_(_soft_deleted_before(_vmoves, cutoff), orphaned),
                    limit), {}
 
 
-def _purge_segments(engine, cutoff, limit, purge_logbooks):
+def _purge_segments(context, cutoff, limit, purge_logbooks):
     # NOTE: a segment still referenced by a host row (one whose own
     # deleted_at is younger than the cutoff) waits for a later purge
     # instead of failing on the foreign key.
     referenced = sa.exists().where(
         _hosts.c.failover_segment_id == _segments.c.uuid)
-    return _delete(engine, _segments,
+    return _delete(context, _segments,
                    sa.and_(_soft_deleted_before(_segments, cutoff),
                            ~referenced),
                    limit), {}
 
 
-@facade.retry_on_deadlock
-def _purge_notification_batch(engine, cutoff, limit, purge_logbooks):
+def _final(cutoff):
+    return sa.and_(_notifications.c.updated_at < cutoff,
+                   _notifications.c.status.in_(FINAL_STATUSES))
+
+
+@facade.reader
+def _final_notifications(context, cutoff, limit):
+    """(id, notification_uuid) of up to ``limit`` final notifications."""
+    # NOTE: ORDER BY status follows the ENUM order on MySQL (failed,
+    # ignored, finished) and the alphabet on SQLite, as in 22.0.0.
+    return facade.read(context, sa.select(
+        _notifications.c.id, _notifications.c.notification_uuid).where(
+            _final(cutoff)).order_by(_notifications.c.status,
+                                     _notifications.c.id).limit(limit)).all()
+
+
+@facade.writer
+def _delete_notifications(context, cutoff, ids, uuids):
+    """Delete the notifications ``ids`` (if still final) and the vm moves
+    of ``uuids``; returns both counts.
+    """
+    vmoves = facade.write(context, _vmoves.delete().where(
+        _vmoves.c.notification_uuid.in_(uuids))).rowcount
+    notifications = facade.write(context, _notifications.delete().where(
+        _notifications.c.id.in_(ids), _final(cutoff))).rowcount
+    return notifications, vmoves
+
+
+def _purge_notification_batch(context, cutoff, limit, purge_logbooks):
     """Delete one batch of final notifications with their vm moves.
 
     Returns ``(notifications, vmoves, logbook_counts)``.
     """
-    final = sa.and_(_notifications.c.updated_at < cutoff,
-                    _notifications.c.status.in_(FINAL_STATUSES))
-    # NOTE: ORDER BY status follows the ENUM order on MySQL (failed,
-    # ignored, finished) and the alphabet on SQLite, as in 22.0.0.
-    candidates = sa.select(
-        _notifications.c.id, _notifications.c.notification_uuid).where(
-            final).order_by(_notifications.c.status,
-                            _notifications.c.id).limit(limit)
-    with engine.connect() as conn:
-        rows = conn.execute(candidates).all()
+    rows = _final_notifications(context, cutoff, limit)
     if not rows:
         return 0, 0, {}
     uuids = [row.notification_uuid for row in rows]
@@ -117,16 +135,12 @@ def _purge_notification_batch(engine, cutoff, limit, purge_logbooks):
     # later purge retries; the taskflow database may also be this very
     # SQLite file, which a write transaction would keep locked.
     logbooks = purge_logbooks(uuids) if purge_logbooks else {}
-    with engine.begin() as conn:
-        vmoves = conn.execute(_vmoves.delete().where(
-            _vmoves.c.notification_uuid.in_(uuids))).rowcount
-        notifications = conn.execute(_notifications.delete().where(
-            _notifications.c.id.in_([row.id for row in rows]),
-            final)).rowcount
+    notifications, vmoves = _delete_notifications(
+        context, cutoff, [row.id for row in rows], uuids)
     return notifications, vmoves, logbooks
 
 
-def _purge_notifications(engine, cutoff, limit, purge_logbooks):
+def _purge_notifications(context, cutoff, limit, purge_logbooks):
     """Returns the count and ``{table: count}`` of the records deleted with
     the notifications (their vm moves, their workflow logbooks).
     """
@@ -137,7 +151,7 @@ def _purge_notifications(engine, cutoff, limit, purge_logbooks):
         if limit is not None:
             batch = min(batch, limit - notifications)
         count, vmoves, logbooks = _purge_notification_batch(
-            engine, cutoff, batch, purge_logbooks)
+            context, cutoff, batch, purge_logbooks)
         notifications += count
         for table, rows in dict(logbooks, vmoves=vmoves).items():
             dependants[table] = dependants.get(table, 0) + rows
@@ -169,13 +183,12 @@ def purge_deleted_rows(context, age_in_days, max_rows, purge_logbooks=None):
     :returns: the number of rows deleted, as logged in the last line.
     """
     cutoff = timeutils.utcnow() - datetime.timedelta(days=age_in_days)
-    engine = facade.get_engine()
     total = 0
     for table, purger in PURGERS:
         LOG.info('Purging deleted rows older than %(age)s day(s) from '
                  'table %(table)s', {'age': age_in_days, 'table': table})
         limit = max_rows - total if max_rows > 0 else None
-        count, dependants = purger(engine, cutoff, limit, purge_logbooks)
+        count, dependants = purger(context, cutoff, limit, purge_logbooks)
         LOG.info('Deleted %(count)s row(s) from table %(table)s',
                  {'count': count, 'table': table})
         for other, other_count in dependants.items():

@@ -132,8 +132,8 @@ class MasakariPersistentObject(object):
 
     @staticmethod
     def _from_db_object(context, obj, db_row):
-        """Fill every stored field of ``obj`` from a DB row (a model
-        instance or a list row); clear its changes.
+        """Fill every stored field of ``obj`` from a DB row (a
+        ``masakari.db.rows.Row``); clear its changes.
         """
         obj._context = context
         # NOTE: the attributes the field properties read, written straight
@@ -202,6 +202,21 @@ class MasakariPersistentObject(object):
         db_row = db_update(self._context, getattr(self, self.UUID_FIELD),
                            updates)
         self._from_db_object(self._context, self, db_row)
+
+    def _compare_and_set(self, db_update_if, expected, values):
+        """Write ``values`` to the row only if its columns have the
+        ``expected`` values, in one conditional UPDATE (the DB API's
+        ``*_update_if``); reload from the row when it matched.
+
+        :returns: True when this caller made the change; False when the
+            row did not match (the object is then unchanged).
+        """
+        db_row = db_update_if(self._context, getattr(self, self.UUID_FIELD),
+                              expected, values)
+        if db_row is None:
+            return False
+        self._from_db_object(self._context, self, db_row)
+        return True
 
     def _destroy(self, db_delete):
         """Soft-delete the row, then forget the id.
@@ -343,7 +358,7 @@ class ObjectListBase(ovoo_base.ObjectListBase):
 
         NOTE: what obj_make_list builds, without its check of every item
         against the field's object type (twice: on append, then on
-        assignment), which cost about as much as loading the items; later
+        assignment), a large part of a list's cost; later
         changes to the list are checked as usual.
         """
         list_obj = cls(context)

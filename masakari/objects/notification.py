@@ -136,13 +136,9 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
             then reloaded. False when the stored status (or the row) was
             not ``from_status`` any more; the object is then unchanged.
         """
-        db_notification = db.notification_update_if(
-            self._context, self.notification_uuid,
-            {'status': from_status}, {'status': to_status})
-        if db_notification is None:
-            return False
-        self._from_db_object(self._context, self, db_notification)
-        return True
+        return self._compare_and_set(db.notification_update_if,
+                                     {'status': from_status},
+                                     {'status': to_status})
 
     def take_over(self, observed_updated_at):
         """Claim a ``running`` notification whose engine went silent.
@@ -159,14 +155,10 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
         if observed is not None:
             observed = timeutils.normalize_time(observed)
             moved_on = max(moved_on, observed + datetime.timedelta(seconds=1))
-        db_notification = db.notification_update_if(
-            self._context, self.notification_uuid,
+        return self._compare_and_set(
+            db.notification_update_if,
             {'status': fields.NotificationStatus.RUNNING,
              'updated_at': observed}, {'updated_at': moved_on})
-        if db_notification is None:
-            return False
-        self._from_db_object(self._context, self, db_notification)
-        return True
 
 
 def _load_payload(notification, text):

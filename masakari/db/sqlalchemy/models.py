@@ -34,11 +34,7 @@ def utcnow_whole_seconds():
 
 
 class MasakariBase(models.ModelBase):
-    """Columns shared by every table, in their physical order.
-
-    ``ModelBase`` gives rows item access (``row['name']``) and ``get``,
-    which the object layer relies on.
-    """
+    """Columns shared by every table, in their physical order."""
 
     # NOTE: sort_order puts these mixin columns first, as the migrations
     # create them; SQLAlchemy would otherwise append them at the end.

@@ -22,6 +22,7 @@ import inspect
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
+from pymysql import constants
 import sqlalchemy as sa
 
 from masakari.db import api as db
@@ -36,7 +37,7 @@ from tests.unit.db import test_notifications
 from tests.unit.db import test_paging
 from tests.unit.db import test_purge
 from tests.unit.db import test_segments
-from tests.unit.db import test_updates
+from tests.unit.db import test_writes
 
 
 class OnMariaDB:
@@ -58,7 +59,7 @@ def _rerun(*modules, skip=()):
 
 
 globals().update(_rerun(test_segments, test_hosts, test_notifications,
-                        test_paging, test_purge, test_updates,
+                        test_paging, test_purge, test_writes,
                         skip=('TestStatusOrderOnSQLite',)))
 
 
@@ -97,10 +98,20 @@ class TestMySQLOnly(OnMariaDB, base.DbTestCase):
                for connection in connections]
         # NOTE: the first too: the one oslo.db made before the engine was
         # handed over is not kept.
-        self.assertEqual([pymysql_connection.Connection] * 3,
-                         [type(connection) for connection in raw])
-        self.assertEqual({id(pymysql_connection._preferred_context())},
-                         {id(connection.ctx) for connection in raw})
+        self.assertEqual(
+            [pymysql_connection.CONVERSIONS[constants.FIELD_TYPE.DATETIME]]
+            * 3, [connection.decoders[constants.FIELD_TYPE.DATETIME]
+                  for connection in raw])
+        # NOTE: the first connection is PyMySQL's preferred mode; the later
+        # ones are what it found: TLS with the shared context, or plain.
+        with raw[0].cursor() as cursor:
+            cursor.execute("SHOW SESSION STATUS LIKE 'Ssl_version'")
+            tls = bool(cursor.fetchone()[1])
+        self.assertEqual([True, tls, tls],
+                         [connection.ssl for connection in raw])
+        if tls:
+            self.assertEqual({id(pymysql_connection.preferred_context())},
+                             {id(connection.ctx) for connection in raw[1:]})
 
     def test_host_of_an_unknown_segment(self):
         segment = models.FailoverSegment(uuid='not-there')

@@ -20,7 +20,10 @@ import sqlalchemy as sa
 
 from masakari.db import api as db
 from masakari.db import facade
+from masakari.db import reads
 from masakari.db.sqlalchemy import models
+from masakari.db import statements
+from masakari.db import writes
 from masakari import exception
 from tests.unit.db import base
 
@@ -34,7 +37,7 @@ class _Flaky:
         def attempt(context):
             self.calls += 1
             # Proves that every attempt runs in a transaction of its own.
-            assert facade.executor(context).in_transaction()
+            assert context.connection.in_transaction()
             if self.calls <= failures:
                 raise error
             return self.calls
@@ -62,15 +65,6 @@ class TestRetries(base.DbTestCase):
         self.assertEqual(5, len(waits))
         for wait in waits[1:]:
             self.assertLessEqual(wait[0][0], 10)
-
-    def test_core_transactions_are_retried_alike(self):
-        flaky = _Flaky(db_exc.DBDeadlock(), failures=2)
-        self.assertEqual(3, facade.core_writer(flaky.function)(self.ctx))
-        self.conf_fixture.config(use_db_reconnect=True, db_max_retries=1,
-                                 group='database')
-        self.addCleanup(db.configure(self.conf_fixture.conf))
-        flaky = _Flaky(db_exc.DBConnectionError(), failures=1)
-        self.assertEqual(2, facade.core_reader(flaky.function)(self.ctx))
 
     def test_sixth_deadlock_is_raised(self):
         flaky = _Flaky(db_exc.DBDeadlock(), failures=6)
@@ -112,9 +106,10 @@ class TestWriterTransaction(base.DbTestCase):
 
         @facade.writer
         def rename_then_fail(context):
-            row = facade.model_query(context, models.FailoverSegment).one()
-            row.name = 'renamed'
-            context.session.flush()
+            row = reads.first(context, models.FailoverSegment,
+                              {'uuid': segment.uuid})
+            writes.update_row(context, models.FailoverSegment, row,
+                              {'name': 'renamed'})
             raise RuntimeError('boom')
 
         self.assertRaises(RuntimeError, rename_then_fail, self.ctx)
@@ -155,7 +150,7 @@ class TestEndOfTransaction(base.DbTestCase):
         self.assertEqual(1, self.commits.call_count)
         self.assertEqual(0, self.rollbacks.call_count)
 
-    def test_core_transactions_end_alike(self):
+    def test_a_compare_and_set_commits_and_a_missing_row_rolls_back(self):
         db.host_update_if(self.ctx, 'missing', {}, {'reserved': True})
         self.assertEqual(1, self.commits.call_count)
         self.assertEqual(0, self.rollbacks.call_count)
@@ -163,7 +158,7 @@ class TestEndOfTransaction(base.DbTestCase):
                           db.notification_get_by_uuid, self.ctx, 'missing')
         self.assertEqual(1, self.rollbacks.call_count)
 
-    def test_a_core_read_joins_the_reading_transaction(self):
+    def test_reads_join_the_reading_transaction(self):
         host = self.create_host(self.segment)
         with db.reading(self.ctx):
             db.failover_segment_get_by_uuid(self.ctx, self.segment.uuid)
@@ -180,8 +175,8 @@ class TestEndOfTransaction(base.DbTestCase):
     def test_a_failed_write_is_rolled_back(self):
         @facade.writer
         def insert_twice(context):
-            context.session.execute(
-                sa.insert(models.FailoverSegment.__table__).values(
+            facade.write(context, sa.insert(
+                models.FailoverSegment.__table__).values(
                     uuid=self.segment.uuid, name='other', deleted=0,
                     service_type='COMPUTE', recovery_method='auto'))
 
@@ -190,23 +185,23 @@ class TestEndOfTransaction(base.DbTestCase):
         self.assertEqual(0, self.commits.call_count)
 
 
-class TestModelQuery(base.DbTestCase):
+class TestReadDeleted(base.DbTestCase):
 
-    @facade.reader
-    def names(self, context, read_deleted=None):
-        return sorted(row.name for row in facade.model_query(
-            context, models.FailoverSegment, read_deleted=read_deleted))
+    def names(self, read_deleted):
+        context = self.ctx.elevated(read_deleted=read_deleted)
+        return sorted(row.name for row in
+                      db.failover_segment_get_all_by_filters(context))
 
     def test_read_deleted(self):
         self.create_segment(name='live')
         gone = self.create_segment(name='gone')
         db.failover_segment_delete(self.ctx, gone.uuid)
-        self.assertEqual(['live'], self.names(self.ctx))
-        self.assertEqual(['gone', 'live'], self.names(self.ctx, 'yes'))
-        self.assertEqual(['gone'], self.names(self.ctx, 'only'))
-        self.assertEqual(['gone'],
-                         self.names(self.ctx.elevated(read_deleted='only')))
-        error = self.assertRaises(ValueError, self.names, self.ctx, 'maybe')
+        self.assertEqual(['live'], self.names('no'))
+        self.assertEqual(['gone', 'live'], self.names('yes'))
+        self.assertEqual(['gone'], self.names('only'))
+        error = self.assertRaises(
+            ValueError, statements.deleted_criterion,
+            models.FailoverSegment.__table__.c, 'maybe')
         self.assertEqual("Unrecognized read_deleted value 'maybe'", str(error))
 
 

@@ -15,8 +15,8 @@
 import datetime
 
 from masakari.db import api as db
-from masakari.db import paging
 from masakari.db.sqlalchemy import models
+from masakari.db import statements
 from masakari import exception
 from tests.unit.db import base
 
@@ -145,8 +145,8 @@ class TestStatementReuse(base.DbTestCase):
 
     def setUp(self):
         super().setUp()
-        paging._first_page.cache_clear()
-        self.addCleanup(paging._first_page.cache_clear)
+        statements.first_page.cache_clear()
+        self.addCleanup(statements.first_page.cache_clear)
         self.create_segment(name='on', created_at=T0)
         self.create_segment(name='off', created_at=T0 + _minutes(1),
                             enabled=False)
@@ -160,7 +160,7 @@ class TestStatementReuse(base.DbTestCase):
         self.assertEqual(['off'], self.names(filters={'enabled': False}))
         self.assertEqual(['off'], self.names(limit=1))
         self.assertEqual(['off', 'on'], self.names(limit=2))
-        info = paging._first_page.cache_info()
+        info = statements.first_page.cache_info()
         self.assertEqual((2, 2), (info.hits, info.misses))
 
     def test_a_collection_is_one_of_its_values(self):
@@ -245,14 +245,14 @@ class TestRows(base.DbTestCase):
 
 class TestReadingScope(base.DbTestCase):
 
-    def test_reads_within_share_one_session(self):
+    def test_reads_within_share_one_connection(self):
         segment = self.create_segment()
         with db.reading(self.ctx):
-            session = self.ctx.session
+            connection = self.ctx.connection
             self.assertEqual(segment.uuid, db.failover_segment_get_by_uuid(
                 self.ctx, segment.uuid).uuid)
             db.failover_segment_get_all_by_filters(self.ctx)
-            self.assertIs(session, self.ctx.session)
+            self.assertIs(connection, self.ctx.connection)
 
     def test_no_write_within(self):
         with db.reading(self.ctx):

@@ -11,16 +11,46 @@
 # under the License.
 
 
-"""PyMySQL connections share their preferred-mode TLS context and read
-DATETIME values faster, with the same results."""
+"""PyMySQL connections settle TLS once per engine and read DATETIME
+values faster, with the same results, through PyMySQL's public
+parameters."""
+
+from unittest import mock
 
 from pymysql import connections as pymysql_connections
 from pymysql import constants
+from pymysql.constants import CR
 from pymysql import converters
+from pymysql import err as pymysql_err
 import sqlalchemy as sa
 import testtools
 
 from masakari.db import pymysql_connection
+
+
+class _Dialect:
+    """A dialect whose connect() records its parameters and gives a
+    connection whose server answers ``Ssl_version`` with ``tls``; the
+    first ``refusals`` connections given a context fail as PyMySQL does
+    when the server offers no TLS.
+    """
+
+    def __init__(self, tls='', refusals=0):
+        self.tls = tls
+        self.refusals = refusals
+        self.connected = []
+
+    def connect(self, *cargs, **cparams):
+        self.connected.append(cparams)
+        if 'ssl' in cparams and self.refusals:
+            self.refusals -= 1
+            raise pymysql_err.OperationalError(
+                CR.CR_SSL_CONNECTION_ERROR,
+                "SSL is required but the server doesn't support it")
+        connection = mock.MagicMock()
+        cursor = connection.cursor.return_value.__enter__.return_value
+        cursor.fetchone.return_value = ('Ssl_version', self.tls)
+        return connection
 
 
 def _settings(context):
@@ -28,31 +58,61 @@ def _settings(context):
             context.verify_flags, context.options, context.protocol)
 
 
-class TestConnection(testtools.TestCase):
+class TestTLS(testtools.TestCase):
 
-    def connection(self, cls=pymysql_connection.Connection, **options):
-        return cls(host='127.0.0.1', defer_connect=True, **options)
+    def connect(self, dialect, times, **cparams):
+        connector = pymysql_connection._Connector()
+        for _ in range(times):
+            connector(dialect, None, (), dict(cparams))
+        return [{key: value for key, value in connected.items()
+                 if key != 'conv'} for connected in dialect.connected]
 
-    def test_preferred_mode_context_is_shared(self):
-        first, second = self.connection(), self.connection()
-        self.assertIs(first.ctx, second.ctx)
-        # NOTE: TLS still offered and not required, as PyMySQL does.
-        self.assertTrue(first.ssl)
-        self.assertFalse(first._ssl_required)
+    def test_a_plain_server_settles_plain_connections(self):
+        connected = self.connect(_Dialect(tls=''), 3)
+        # NOTE: the first is PyMySQL's preferred mode, as given.
+        self.assertEqual([{}, {'ssl_disabled': True},
+                          {'ssl_disabled': True}], connected)
+
+    def test_a_tls_server_settles_the_shared_context(self):
+        connected = self.connect(_Dialect(tls='TLSv1.3'), 3)
+        context = pymysql_connection.preferred_context()
+        self.assertEqual([{}, {'ssl': context}, {'ssl': context}],
+                         connected)
+
+    def test_a_server_that_stopped_offering_tls_is_asked_again(self):
+        dialect = _Dialect(tls='TLSv1.3')
+        connector = pymysql_connection._Connector()
+        connector(dialect, None, (), {})
+        dialect.tls, dialect.refusals = '', 1
+        connector(dialect, None, (), {})
+        connector(dialect, None, (), {})
+        self.assertEqual(
+            [set(), {'ssl'}, set(), {'ssl_disabled'}],
+            [set(connected) - {'conv'} for connected in dialect.connected])
+
+    def test_other_connection_errors_are_raised(self):
+        dialect = _Dialect(tls='TLSv1.3')
+        connector = pymysql_connection._Connector()
+        connector(dialect, None, (), {})
+        error = pymysql_err.OperationalError(2003, "Can't connect")
+        with mock.patch.object(dialect, 'connect', side_effect=error):
+            self.assertRaises(pymysql_err.OperationalError, connector,
+                              dialect, None, (), {})
+
+    def test_tls_options_of_the_url_are_left_to_pymysql(self):
+        for options in ({'ssl': {'ca': '/etc/ca.pem'}},
+                        {'ssl_verify_cert': True}, {'ssl_disabled': True},
+                        {'read_default_file': '/etc/my.cnf'}):
+            dialect = _Dialect(tls='TLSv1.3')
+            self.assertEqual([options] * 2,
+                             self.connect(dialect, 2, **options))
 
     def test_shared_context_has_pymysqls_settings(self):
-        own = self.connection(cls=pymysql_connections.Connection)
-        self.assertIsNot(own.ctx, self.connection().ctx)
-        self.assertEqual(_settings(own.ctx), _settings(self.connection().ctx))
-
-    def test_tls_options_get_a_context_of_their_own(self):
-        connection = self.connection(ssl_verify_cert=True)
-        self.assertIsNot(self.connection().ctx, connection.ctx)
-        self.assertTrue(connection._ssl_required)
-
-    def test_disabled_tls_builds_no_context(self):
-        connection = self.connection(ssl_disabled=True)
-        self.assertFalse(connection.ssl)
+        own = pymysql_connections.Connection(defer_connect=True)
+        shared = pymysql_connection.preferred_context()
+        self.assertIsNot(own.ctx, shared)
+        self.assertIs(shared, pymysql_connection.preferred_context())
+        self.assertEqual(_settings(own.ctx), _settings(shared))
 
 
 class TestUseFor(testtools.TestCase):
@@ -60,22 +120,20 @@ class TestUseFor(testtools.TestCase):
     def engine(self, url):
         engine = sa.create_engine(url)
         self.addCleanup(engine.dispose)
-        pymysql_connection.use_for(engine)
         return engine
 
-    def test_pymysql_engine_connects_through_it(self):
+    def test_pymysql_engines_connect_through_it(self):
         engine = self.engine('mysql+pymysql://user@127.0.0.1/db')
+        with mock.patch.object(pymysql_connection, '_Connector') as hook:
+            pymysql_connection.use_for(engine)
         self.assertTrue(sa.event.contains(engine, 'do_connect',
-                                          pymysql_connection._connect))
-        connection = pymysql_connection._connect(
-            engine.dialect, None, (),
-            {'host': '127.0.0.1', 'defer_connect': True})
-        self.assertIsInstance(connection, pymysql_connection.Connection)
+                                          hook.return_value))
 
     def test_other_drivers_are_left_alone(self):
         engine = self.engine('sqlite://')
-        self.assertFalse(sa.event.contains(engine, 'do_connect',
-                                           pymysql_connection._connect))
+        with mock.patch.object(pymysql_connection, '_Connector') as hook:
+            pymysql_connection.use_for(engine)
+        hook.assert_not_called()
 
 
 class TestDatetimeReading(testtools.TestCase):
@@ -99,84 +157,13 @@ class TestDatetimeReading(testtools.TestCase):
                                  (type(read(text)), read(text)), text)
 
     def test_connections_made_for_engines_use_them(self):
-        cparams = {'host': '127.0.0.1', 'defer_connect': True}
-        connection = pymysql_connection._connect(None, None, (), cparams)
-        self.assertIs(pymysql_connection._datetime,
-                      connection.decoders[constants.FIELD_TYPE.DATETIME])
+        dialect = _Dialect()
+        pymysql_connection._Connector()(dialect, None, (), {})
+        self.assertIs(pymysql_connection.CONVERSIONS,
+                      dialect.connected[0]['conv'])
 
     def test_conversions_of_the_url_win(self):
         own = dict(converters.conversions)
-        connection = pymysql_connection._connect(
-            None, None, (), {'host': '127.0.0.1', 'defer_connect': True,
-                             'conv': own})
-        self.assertIs(converters.convert_datetime,
-                      connection.decoders[constants.FIELD_TYPE.DATETIME])
-
-
-class TestRowReading(testtools.TestCase):
-    """Rows read from result packets as PyMySQL reads them."""
-
-    # (encoding, converter) per column, as PyMySQL's result describes them.
-    CONVERTERS = [('utf8', None), (None, None), ('utf8', int),
-                  ('utf8', pymysql_connection._datetime), ('utf8', None)]
-
-    @staticmethod
-    def _value(data):
-        """A length-encoded string (None: the NULL marker)."""
-        if data is None:
-            return b'\xfb'
-        size = len(data)
-        if size < 0xfb:
-            return bytes([size]) + data
-        for marker, width in ((0xfc, 2), (0xfd, 3), (0xfe, 8)):
-            if size < 1 << (8 * width):
-                return bytes([marker]) + size.to_bytes(width, 'little') + data
-        raise ValueError(size)
-
-    def _rows(self, *values):
-        packet_data = b''.join(self._value(value) for value in values)
-        connection = pymysql_connections.Connection(defer_connect=True)
-        rows = []
-        for result_class in (pymysql_connections.MySQLResult,
-                             pymysql_connection.Result):
-            result = result_class(connection)
-            result.converters = self.CONVERTERS
-            packet = pymysql_connections.MysqlPacket(packet_data, 'utf8')
-            rows.append((result._read_row_from_packet(packet),
-                         packet._position))
-        return rows
-
-    def test_same_rows_as_pymysql(self):
-        long_text = 'é' * 200  # 400 bytes: a two-byte length
-        cases = [
-            (b'name', b'\x00\xff', b'42', b'2026-12-03 19:18:19.5', b''),
-            (None, None, None, None, None),
-            ('ünïcödé ✓'.encode(), b'', b'-7', b'0000-00-00 00:00:00',
-             long_text.encode()),
-            (b'x' * 0xfa, b'y' * 0xfb, b'0', b'2026-12-03 19:18:19',
-             b'z' * 70000),  # three-byte length
-        ]
-        for values in cases:
-            expected, ours = self._rows(*values)
-            self.assertEqual(expected, ours)
-            self.assertEqual(len(values), len(ours[0]))
-
-    def test_eight_byte_length(self):
-        expected, ours = self._rows(b'a', b'b' * (1 << 24), b'1', None, None)
-        self.assertEqual(expected, ours)
-        self.assertEqual(1 << 24, len(ours[0][1]))
-
-    def test_row_shorter_than_its_columns(self):
-        expected, ours = self._rows(b'only', None)
-        self.assertEqual(expected, ours)
-        self.assertEqual(('only', None), ours[0])
-
-    def test_buffered_queries_read_through_it(self):
-        connection = pymysql_connection.Connection(defer_connect=True)
-        results = []
-        self.patch(pymysql_connection.Result, 'read',
-                   lambda result: results.append(result))
-        connection._read_query_result()
-        self.assertEqual([pymysql_connection.Result],
-                         [type(result) for result in results])
-        self.assertIs(results[0], connection._result)
+        dialect = _Dialect()
+        pymysql_connection._Connector()(dialect, None, (), {'conv': own})
+        self.assertIs(own, dialect.connected[0]['conv'])
