@@ -35,6 +35,7 @@ import masakari.conf
 from masakari import config
 from masakari.db import api as db_api
 from masakari.db import migration
+from masakari.engine import brake
 from masakari.engine.drivers.taskflow import persistence
 from masakari import metrics
 from masakari.metrics import engine as engine_metrics
@@ -246,7 +247,8 @@ class AllInOne:
                 ('api', metrics_endpoints.api_endpoint(),
                  'api_listen_port'),
                 ('engine', metrics_endpoints.engine_endpoint(
-                    [engine_metrics.OldestNotificationCollector()]),
+                    [engine_metrics.OldestNotificationCollector(
+                        brake.is_held)]),
                  'engine_listen_port')):
             port = getattr(CONF.metrics, option)
             self.metrics_endpoints[name] = _bind(

@@ -23,6 +23,7 @@ from masakari.common import cli
 from masakari.common import startup
 import masakari.conf
 from masakari import config
+from masakari.engine import brake
 from masakari.engine import debug_decorators
 from masakari.fencing import config as fencing_config
 from masakari import metrics
@@ -76,7 +77,8 @@ def main():
     if metrics.configure(multiprocess=False):
         metrics_server.serve(
             CONF.metrics.listen_address, CONF.metrics.engine_listen_port,
-            collectors=[engine_metrics.OldestNotificationCollector()])
+            collectors=[engine_metrics.OldestNotificationCollector(
+                brake.is_held)])
     startup.freeze_loaded_objects()
     launcher = oslo_service.launch(CONF, server, restart_method='mutate')
     return launcher.wait()

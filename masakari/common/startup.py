@@ -20,9 +20,10 @@ def freeze_loaded_objects():
     WSGI app, the engine's drivers) out of the garbage collector's reach.
 
     NOTE: they live as long as the process, yet each full collection
-    walked them all again: some 200,000 objects in masakari-api, about
-    80 ms of pause, which made the slowest of its large pages three times
-    slower than the rest. Frozen before the API's workers fork, they also
+    walked them all again, a pause that made the slowest of the API's
+    large pages several times slower than the rest (measured in
+    doc/source/contributor/benchmarks.rst). Frozen before the API's
+    workers fork, they also
     stay in pages the workers share with their parent. Objects that
     become garbage later are still collected as usual.
     """

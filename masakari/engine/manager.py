@@ -27,7 +27,6 @@ return fenced hosts to service.
 
 import contextlib
 import threading
-import time
 
 from oslo_concurrency import lockutils
 from oslo_db import exception as db_exception
@@ -35,6 +34,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_service import periodic_task
 from oslo_utils import timeutils
+import tenacity
 
 from masakari.compute import nova
 import masakari.conf
@@ -80,7 +80,12 @@ def _database_slots():
     NOTE: the RPC server runs many notifications at once (up to
     ``[DEFAULT]/executor_thread_pool_size``); past the pool's size, each
     of their transactions would open a connection of its own and close it
-    again, and opening one costs far more than the transaction.
+    again, and opening one costs far more than the transaction. The pool's
+    own bounds do not fit: ``[database]/max_overflow`` and
+    ``pool_timeout`` are the operator's, with oslo.db's defaults, and they
+    bound every transaction of the process, so that with no overflow the
+    recovery flows' reads and writes would fail after ``pool_timeout``
+    instead of waiting, while these steps only queue behind each other.
     """
     size = CONF.database.max_pool_size
     if not size or size < 0:
@@ -263,24 +268,21 @@ class MasakariManager(manager.Manager):
         that ended must not stay ``running`` because its last write hit
         an outage.
         """
-        deadline = time.monotonic() + END_RECORD_PATIENCE
-        pause = 1
-        while True:
-            try:
-                with self._database_step:
-                    self._close_unfinished_moves(context, notification,
-                                                 status)
-                    notification.status = status
-                    notification.save()
-                return
-            except db_exception.DBConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                LOG.warning('Could not record the end of notification %s: '
-                            'the database cannot be reached; retrying.',
-                            notification.notification_uuid)
-                time.sleep(pause)
-                pause = min(pause * 2, END_RECORD_MAX_PAUSE)
+        def retrying(retry_state):
+            LOG.warning('Could not record the end of notification %s: '
+                        'the database cannot be reached; retrying.',
+                        notification.notification_uuid)
+
+        for attempt in tenacity.Retrying(
+                retry=tenacity.retry_if_exception_type(
+                    db_exception.DBConnectionError),
+                stop=tenacity.stop_after_delay(END_RECORD_PATIENCE),
+                wait=tenacity.wait_exponential(max=END_RECORD_MAX_PAUSE),
+                before_sleep=retrying, reraise=True):
+            with attempt, self._database_step:
+                self._close_unfinished_moves(context, notification, status)
+                notification.status = status
+                notification.save()
 
     @staticmethod
     def _close_unfinished_moves(context, notification, status):

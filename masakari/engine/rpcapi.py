@@ -124,8 +124,13 @@ class _BoundedCalls:
     caller stops waiting after the deadline. A call that outlives its
     caller keeps its worker until the broker is back; with every worker
     taken, a further call is refused at once. The thread count stays
-    bounded whatever the outage lasts. (A plain queue and threads, since
-    concurrent.futures blocks a monkey-patched API process.)
+    bounded whatever the outage lasts.
+
+    NOTE: a plain queue and daemon threads, because the executors do not
+    fit: futurist's ThreadPoolExecutor (and concurrent.futures') joins
+    every worker when the interpreter exits, so a call stuck on an
+    unreachable broker would keep the API process from ever exiting; and
+    concurrent.futures' queue blocks a monkey-patched process.
     """
 
     def __init__(self, workers):

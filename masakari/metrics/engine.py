@@ -22,7 +22,6 @@ from oslo_utils import timeutils
 from prometheus_client.core import GaugeMetricFamily
 
 from masakari import context as masakari_context
-from masakari.engine import brake
 from masakari import metrics
 from masakari.metrics import families
 from masakari import objects
@@ -127,7 +126,13 @@ class OldestNotificationCollector:
     ``masakari_engine_notifications_held``, read from the database at each
     scrape: they are the same for every engine, and a hold released by
     ``masakari-manage`` shows at once.
+
+    :param is_held: whether a notification is held by the mass-failure
+        brake (the engine's rule: metrics do not import the engine).
     """
+
+    def __init__(self, is_held):
+        self._is_held = is_held
 
     @staticmethod
     def _families():
@@ -150,7 +155,7 @@ class OldestNotificationCollector:
             created = notification.created_at.replace(tzinfo=None)
             status = notification.status
             oldest[status] = min(oldest.get(status, created), created)
-            holds += brake.is_held(notification)
+            holds += self._is_held(notification)
         now = timeutils.utcnow()
         for status in UNFINISHED:
             age = ((now - oldest[status]).total_seconds()

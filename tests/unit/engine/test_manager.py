@@ -21,6 +21,7 @@ import time
 from unittest import mock
 
 import fixtures
+from oslo_db import exception as db_exception
 from oslo_messaging.rpc import dispatcher
 from oslo_service import periodic_task
 from oslo_utils import timeutils
@@ -234,6 +235,48 @@ class DatabaseStepsTestCase(base.RecoveryTestCase):
         self.assertEqual({Status.IGNORED}, {
             self.engine.reload(notification).status
             for notification in notifications})
+
+    def _failing_end(self, failures):
+        """Saves of a final status fail ``failures`` times as a lost
+        database does; the waits between the tries are recorded.
+        """
+        save = objects.Notification.save
+
+        def flaky(notification):
+            if notification.status == Status.IGNORED and failures:
+                failures.pop()
+                raise db_exception.DBConnectionError()
+            return save(notification)
+
+        self.useFixture(fixtures.MockPatchObject(
+            objects.Notification, 'save', autospec=True, side_effect=flaky))
+        sleep = self.useFixture(fixtures.MockPatch('time.sleep')).mock
+        # NOTE: time.sleep(0) is oslo.db yielding on connection check-in.
+        return lambda: [call for call in sleep.call_args_list
+                        if call != mock.call(0)]
+
+    def test_the_end_is_recorded_after_an_outage(self):
+        notification = self.engine.create_notification(
+            self.host, type='VM', payload=self.IGNORED_VM)
+        waits = self._failing_end([1] * 4)
+        self.manager.process_notification(self.context, notification)
+        self.assertEqual(Status.IGNORED,
+                         self.engine.reload(notification).status)
+        self.assertEqual([mock.call(1), mock.call(2), mock.call(4),
+                          mock.call(5)], waits())
+
+    def test_an_outage_past_the_patience_is_raised(self):
+        self.useFixture(fixtures.MockPatchObject(
+            engine_manager, 'END_RECORD_PATIENCE', 0))
+        notification = self.engine.create_notification(
+            self.host, type='VM', payload=self.IGNORED_VM)
+        waits = self._failing_end([1])
+        self.assertRaises(db_exception.DBConnectionError,
+                          self.manager.process_notification, self.context,
+                          notification)
+        self.assertEqual([], waits())
+        self.assertEqual(Status.RUNNING,
+                         self.engine.reload(notification).status)
 
     def test_an_unbounded_pool_bounds_nothing(self):
         self.config(max_pool_size=0, group='database')

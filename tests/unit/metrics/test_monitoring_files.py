@@ -58,7 +58,8 @@ def exported_names():
     for group in (families.api, families.engine, families.nova):
         group()
     metrics = list(prometheus_client.REGISTRY.collect())
-    metrics += engine_metrics.OldestNotificationCollector().describe()
+    metrics += engine_metrics.OldestNotificationCollector(
+        None).describe()
     return {metric.name + suffix for metric in metrics
             if metric.name.startswith('masakari_')
             for suffix in SUFFIXES[metric.type]}

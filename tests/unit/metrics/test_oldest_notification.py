@@ -31,12 +31,14 @@ class OldestNotificationTestCase(testtools.TestCase):
         self.host = self.engine.create_host(self.engine.create_segment())
 
     def ages(self):
-        ages, _held = engine_metrics.OldestNotificationCollector().collect()
+        ages, _held = engine_metrics.OldestNotificationCollector(
+            brake.is_held).collect()
         return {sample.labels['status']: sample.value
                 for sample in ages.samples}
 
     def held(self):
-        _ages, held = engine_metrics.OldestNotificationCollector().collect()
+        _ages, held = engine_metrics.OldestNotificationCollector(
+            brake.is_held).collect()
         [sample] = held.samples
         return sample.value
 

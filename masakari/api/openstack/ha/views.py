@@ -66,7 +66,8 @@ def _timestamp(value):
         # NOTE: strftime writes such a year without its leading zeros.
         return value.strftime(TIMESTAMP_FORMAT)
     # NOTE: the same text as TIMESTAMP_FORMAT (4-digit year, no offset),
-    # in a fifth of the time (a page shows thousands of them).
+    # faster than strftime (a page shows thousands of them; the measure
+    # is in doc/source/contributor/benchmarks.rst).
     return value.isoformat(timespec='microseconds')[:26]
 
 

@@ -79,7 +79,7 @@ def _share_connection(backend):
 
     NOTE: taskflow's storage asks for a connection at each write (every
     state change and progress update), and each new one builds taskflow's
-    table metadata again: milliseconds of CPU each. The object holds no
+    table metadata again, at a noticeable CPU cost. The object holds no
     database connection (each operation takes one from the engine's pool)
     and its close() does nothing, so one, made with the backend, serves
     every thread.
