@@ -17,12 +17,12 @@ the notifier's routing keys, receives a copy of everything the API and the
 engine publish (the notifier's own queues stay untouched).
 """
 
-import time
 import uuid
 
 import fixtures
 import kombu
 
+from tests.fixtures import polling
 from tests.fixtures import rpc as rpc_fixture
 
 ROUTING_KEYS = ('versioned_notifications.info',
@@ -66,13 +66,10 @@ class NotificationListener(fixtures.Fixture):
 
     def wait_for(self, condition, timeout=20):
         """Wait until ``condition(received)`` is true; returns received."""
-        deadline = time.monotonic() + timeout
-        while not condition(self.drain()):
-            if time.monotonic() > deadline:
-                raise AssertionError('condition not met after %ss; '
-                                     'received: %s' % (
-                                         timeout, self.event_types()))
-            time.sleep(0.1)
+        polling.wait_until(
+            lambda: condition(self.drain()), timeout, interval=0.1,
+            message=lambda: 'condition not met; received: %s' %
+            self.event_types())
         return self.received
 
     def event_types(self):

@@ -15,10 +15,10 @@ simulator's control API (state, call log, faults; SimulatorClient, shared
 with the fixtures). Nothing else reaches the services under test.
 """
 
-import time
 
 import requests
 
+from tests.fixtures import polling
 from tests.fixtures.simulator_client import SimulatorClient  # noqa: F401
 
 TERMINAL_STATUSES = ('finished', 'failed', 'error', 'ignored')
@@ -88,13 +88,13 @@ class MasakariClient:
         """Poll the notification (1.0) until its status is in
         ``statuses``; returns it.
         """
-        deadline = time.monotonic() + timeout
-        while True:
-            notification = self.notification(uuid, version='1.0')
-            if notification['status'] in statuses:
-                return notification
-            if time.monotonic() > deadline:
-                raise AssertionError('notification %s still %s after %ss'
-                                     % (uuid, notification['status'],
-                                        timeout))
-            time.sleep(0.2)
+        seen = []
+
+        def ended():
+            seen.append(self.notification(uuid, version='1.0'))
+            return seen[-1] if seen[-1]['status'] in statuses else None
+
+        return polling.wait_until(
+            ended, timeout, interval=0.2,
+            message=lambda: 'notification %s still %s' % (
+                uuid, seen[-1]['status']))

@@ -31,6 +31,7 @@ import time
 from testtools import content
 
 from tests.e2e import base
+from tests.fixtures import polling
 from tests.fixtures import processes
 
 HOST_DOWN = {'event': 'STOPPED', 'host_status': 'NORMAL',
@@ -64,14 +65,8 @@ class ChaosTestCase(base.E2ETestCase):
     proxied = True
 
     def wait(self, condition, what, timeout=60):
-        deadline = time.monotonic() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                self.fail('%s after %ss' % (what, timeout))
-            time.sleep(0.2)
+        return polling.wait_until(condition, timeout, interval=0.2,
+                                  message=what)
 
     def prepare(self, prefix):
         """Register the scenario's hosts and take its source host down;

@@ -16,13 +16,13 @@ serialises them, so exactly one is accepted.
 """
 
 import threading
-import time
 
 import redis
 from tooz import coordination
 
 from tests.e2e import base
 from tests.e2e import clients
+from tests.fixtures import polling
 from tests.fixtures import processes
 
 HOST_DOWN = {'event': 'STOPPED', 'host_status': 'NORMAL',
@@ -63,19 +63,20 @@ class TestTwoAPIsOnRedis(base.E2ETestCase):
         ``host`` (its SET ... NX, which a blocked caller repeats).
         """
         seen = set()
-        deadline = time.monotonic() + timeout
-        while len(seen) < clients:
-            self.assertLess(time.monotonic(), deadline,
-                            'lock attempts seen: %s' % sorted(seen))
-            try:
-                command = monitor.next_command()
-            except redis.TimeoutError:
-                continue
+
+        def attempted():
+            command = monitor.next_command()
             words = command['command'].split()
             if (words[:1] == ['SET'] and 'NX' in words and
                     self._lock_name(host) in command['command']):
                 seen.add((command['client_address'],
                           command['client_port']))
+            return len(seen) >= clients
+
+        polling.wait_until(attempted, timeout, interval=0,
+                           ignored=redis.TimeoutError,
+                           message=lambda: 'lock attempts seen: %s'
+                           % sorted(seen))
 
     def test_one_of_two_concurrent_notifications_is_accepted(self):
         # NOTE: a host name of its own: the lock lives in a shared Redis.

@@ -21,6 +21,7 @@ from testtools import content
 
 from tests.e2e import base
 from tests.e2e import nova_calls
+from tests.fixtures import polling
 
 HOST_DOWN = {'event': 'STOPPED', 'host_status': 'NORMAL',
              'cluster_status': 'OFFLINE'}
@@ -86,25 +87,26 @@ class TestHostFailure(base.E2ETestCase):
         final = self.api.wait_for_notification(uuid)
         return final, server_id, service_ids
 
-    def _watch(self, uuid, timeout=60):
+    def _watch(self, uuid, timeout=120):
         """Poll at 1.1 until the end; keep the (task, state) pairs seen
         while the notification was running in ``self.running``.
         """
         self.running = set()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def ended():
             started = time.monotonic()
             notification = self.api.notification(uuid)
             # The engine answers the RPC call while it recovers.
             self.assertLess(time.monotonic() - started, 5)
-            if notification['status'] != 'running':
-                if notification['status'] != 'new':
-                    return
-            else:
+            if notification['status'] == 'running':
                 self.running.update(
                     (task['name'], task['state'])
                     for task in notification['recovery_workflow_details'])
-            time.sleep(0.2)
+                return False
+            return notification['status'] != 'new'
+
+        polling.wait_until(ended, timeout, interval=0.2,
+                           message='notification %s to end' % uuid)
 
     def _host(self, name):
         return self.api.call('GET', '/segments/%s/hosts/%s' % (
@@ -312,11 +314,7 @@ class TestEngineCrash(base.E2ETestCase):
     }
 
     def _wait(self, condition, what, timeout=30):
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if time.monotonic() > deadline:
-                self.fail('%s after %ss' % (what, timeout))
-            time.sleep(0.2)
+        polling.wait_until(condition, timeout, interval=0.2, message=what)
 
     def test_next_engine_takes_the_recovery_over(self):
         segment = self.api.create_segment(self.unique('crash'), 'auto')

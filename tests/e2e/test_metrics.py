@@ -23,13 +23,13 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
 
 from prometheus_client import parser
 import requests
 
 from masakari.engine.drivers.taskflow import timeline
 from tests.e2e import base
+from tests.fixtures import polling
 from tests.fixtures import processes
 
 HOST_DOWN = {'event': 'STOPPED', 'host_status': 'NORMAL',
@@ -131,19 +131,23 @@ class MetricsScenario:
         """GET the hosts route until both API processes answered some;
         returns how many were sent.
         """
-        sent = 0
-        stop = time.monotonic() + deadline
-        while len(self.writers()) < 2:
-            self.assertLess(time.monotonic(), stop,
-                            'one API process answered every request')
+        sent = []
+
+        def both_answered():
+            if len(self.writers()) >= 2:
+                return True
             for _ in range(10):
                 # NOTE: a new connection each time, for either process.
                 requests.get('%s/v1/segments/%s/hosts' % (
                     self.deployment.api_url, self.segment_uuid),
                     headers={'X-Auth-Token': 'admin:admin',
                              'Connection': 'close'}, timeout=10)
-                sent += 1
-        return sent
+                sent.append(1)
+            return False
+
+        polling.wait_until(both_answered, deadline, interval=0,
+                           message='one API process answered every request')
+        return len(sent)
 
     def test_host_recovery_metrics(self):
         uuid = self.recover()

@@ -19,13 +19,13 @@ import socket
 import subprocess
 import sys
 import textwrap
-import time
 import urllib.request
 
 import fixtures
 import testtools
 
 from tests.fixtures import api as api_fixture
+from tests.fixtures import polling
 from tests.fixtures import processes
 
 CONFIG = textwrap.dedent("""\
@@ -68,16 +68,14 @@ class ServerTestCase(testtools.TestCase):
 class TestStandaloneServer(ServerTestCase):
 
     def _get(self, path, timeout=60):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen('http://127.0.0.1:%d%s' % (
-                        self.port, path), timeout=5) as response:
-                    return response.status, response.read()
-            except OSError:
-                time.sleep(0.1)
-        self.fail('masakari-api did not answer on port %d within %ss'
-                  % (self.port, timeout))
+        def answer():
+            with urllib.request.urlopen('http://127.0.0.1:%d%s' % (
+                    self.port, path), timeout=5) as response:
+                return response.status, response.read()
+
+        return polling.wait_until(
+            answer, timeout, interval=0.1, ignored=OSError,
+            message='masakari-api did not answer on port %d' % self.port)
 
     def test_serves_and_stops_on_sigterm(self):
         process = subprocess.Popen(

@@ -22,7 +22,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 from keystoneauth1 import noauth
 from keystoneauth1 import session as ks_session
@@ -30,6 +29,7 @@ import openstack
 import requests
 import testtools
 
+from tests.fixtures import polling
 from tests.functional.clients import server
 
 BIN_DIR = os.path.dirname(sys.executable)
@@ -143,9 +143,7 @@ class ClientsTestCase(testtools.TestCase):
         """Wait until the engine stand-in has handled the RPC cast (and,
         for a COMPUTE_HOST notification, written its vmove).
         """
-        deadline = time.monotonic() + timeout
-        while notification_uuid not in self.api.api.engine.processed:
-            if time.monotonic() > deadline:
-                self.fail('notification %s never reached the engine' %
-                          notification_uuid)
-            time.sleep(0.05)
+        polling.wait_until(
+            lambda: notification_uuid in self.api.api.engine.processed,
+            timeout, message='notification %s never reached the engine' %
+            notification_uuid)

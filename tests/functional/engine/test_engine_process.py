@@ -20,7 +20,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import fixtures
 from oslo_utils import timeutils
@@ -32,6 +31,7 @@ from masakari import objects
 from masakari.objects import fields
 from tests.fixtures import database
 from tests.fixtures import nova as nova_fixture
+from tests.fixtures import polling
 from tests.fixtures import processes
 from tests.functional.rpc import base as rpc_base
 from tests.unit.engine import recovery_base
@@ -184,28 +184,33 @@ class EndToEndTestCase(rpc_base.RabbitTestCase):
 
     def wait_for_consumer(self):
         # NOTE: a cast to a topic nobody consumes yet is dropped.
-        deadline = time.monotonic() + 60
-        while not self.raw.queue_exists(self.topic):
+        def consumed():
             self.assertIsNone(self.process.poll())
-            self.assertLess(time.monotonic(), deadline)
-            time.sleep(0.2)
+            return self.raw.queue_exists(self.topic)
+
+        polling.wait_until(consumed, 60, interval=0.2,
+                           message='a consumer of %s' % self.topic)
 
     def test_recovery(self):
         notification = self.create_notification()
         self.wait_for_consumer()
         rpcapi.EngineAPI().process_notification(self.ctxt, notification)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            stored = objects.Notification.get_by_uuid(
-                self.ctxt, notification.notification_uuid)
-            if stored.status == fields.NotificationStatus.FINISHED:
-                break
+        seen = []
+
+        def finished():
+            seen.append(objects.Notification.get_by_uuid(
+                self.ctxt, notification.notification_uuid))
+            if seen[-1].status == fields.NotificationStatus.FINISHED:
+                return seen[-1]
             self.assertIsNone(self.process.poll())
-            time.sleep(0.2)
-        else:
+            return None
+
+        try:
+            stored = polling.wait_until(finished, 60, interval=0.2)
+        except AssertionError:
             self.process.kill()
             self.fail('still %s; engine output:\n%s' % (
-                stored.status, _finish(self.process)[1]))
+                seen[-1].status, _finish(self.process)[1]))
         self.assertEqual({'compute-2', 'compute-3'} & {
             self.nova.server('vm-%d' % index)['host']
             for index in (1, 2, 3)}, {

@@ -19,11 +19,11 @@ import os
 import queue
 import subprocess
 import threading
-import time
 
 import fixtures
 import testtools
 
+from tests.fixtures import polling
 from tests.fixtures import processes
 from tests.fixtures import tls
 
@@ -64,14 +64,16 @@ class TestFencingCheck(testtools.TestCase):
                                          iter(process.stdout.readline, '')],
                          daemon=True).start()
         lines = []
-        deadline = time.monotonic() + START_TIMEOUT
-        while not (lines and marker in lines[-1]):
-            remaining = deadline - time.monotonic()
-            self.assertGreater(remaining, 0, ''.join(lines))
+
+        def marked():
             try:
-                lines.append(output.get(timeout=remaining))
+                lines.append(output.get(timeout=0.5))
             except queue.Empty:
-                pass
+                return False
+            return marker in lines[-1]
+
+        polling.wait_until(marked, START_TIMEOUT, interval=0,
+                           message=lambda: ''.join(lines))
         return ''.join(lines)
 
     def _stop(self, process):

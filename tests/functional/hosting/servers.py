@@ -22,11 +22,11 @@ import signal
 import sqlite3
 import subprocess
 import tempfile
-import time
 
 import fixtures
 import requests
 
+from tests.fixtures import polling
 from tests.fixtures import processes
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..',
@@ -108,19 +108,17 @@ class ServerProcess(fixtures.Fixture):
         self._wait_ready()
 
     def _wait_ready(self):
-        deadline = time.monotonic() + self.timeout
-        while time.monotonic() < deadline:
+        def answers():
             if self.process.poll() is not None:
                 raise AssertionError('%s exited with %s:\n%s' % (
                     self.argv[0], self.process.returncode, self.logs()))
-            try:
-                if requests.get(self.probe_url, timeout=30).ok:
-                    return
-            except (requests.ConnectionError, requests.Timeout):
-                pass
-            time.sleep(0.5)
-        raise AssertionError('%s not answering on %s after %ss:\n%s' % (
-            self.argv[0], self.probe_url, self.timeout, self.logs()))
+            return requests.get(self.probe_url, timeout=30).ok
+
+        polling.wait_until(
+            answers, self.timeout, interval=0.5,
+            ignored=(requests.ConnectionError, requests.Timeout),
+            message=lambda: '%s not answering on %s:\n%s' % (
+                self.argv[0], self.probe_url, self.logs()))
 
     def stop(self, timeout=30):
         """SIGTERM, then SIGKILL to the session; returns the exit status."""

@@ -23,7 +23,6 @@ import shlex
 import signal
 import socket
 import subprocess
-import time
 import uuid
 
 import fixtures
@@ -31,6 +30,7 @@ import requests
 import testtools
 from testtools import content
 
+from tests.fixtures import polling
 from tests.fixtures import processes
 from tests.functional.hosting import servers
 from tests.functional.hosting import test_systemd_units as units
@@ -102,17 +102,11 @@ class TestServiceLifecycle(testtools.TestCase):
                                                           config)
 
         def answers():
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    response = requests.get('http://127.0.0.1:%d/' % port,
-                                            timeout=10)
-                    self.assertEqual(200, response.status_code)
-                    return
-                except requests.ConnectionError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.5)
+            response = polling.wait_until(
+                lambda: requests.get('http://127.0.0.1:%d/' % port,
+                                     timeout=10), 30, interval=0.5,
+                ignored=requests.ConnectionError)
+            self.assertEqual(200, response.status_code)
 
         self._ready_reload_stop(process, sock, stop_timeout, output,
                                 'listening on', answers)

@@ -16,10 +16,10 @@ import grp
 import os
 import pwd
 import re
-import time
 
 import testtools
 
+from tests.fixtures import polling
 from tests.fixtures import processes
 from tests.functional.hosting import api_checks
 from tests.functional.hosting import servers
@@ -86,8 +86,8 @@ class TestUWSGI(api_checks.SegmentRoundTrip, testtools.TestCase):
         # every worker first.
         workers = int(re.search(r'^processes = (\d+)$', _sample(),
                                 re.M).group(1))
-        deadline = time.monotonic() + 60
-        while (server.logs(limit=None).count('WSGI app 0 (mountpoint=')
-               < workers and time.monotonic() < deadline):
-            time.sleep(0.5)
+        polling.wait_until(
+            lambda: server.logs(limit=None).count(
+                'WSGI app 0 (mountpoint=') >= workers, 60, interval=0.5,
+            message='uWSGI workers loaded')
         self.assertEqual(0, server.stop())

@@ -21,7 +21,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import fixtures
 from keystoneauth1 import loading
@@ -30,6 +29,8 @@ from novaclient import client
 from novaclient import exceptions as nova_exceptions
 import requests
 import testtools
+
+from tests.fixtures import polling
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), 'masakari-simulator')
 TOPOLOGY = {
@@ -73,12 +74,6 @@ class SimulatorProcessTestCase(testtools.TestCase):
             auth=auth, timeout=10), service_type='compute',
             service_name='nova', endpoint_type='publicURL')
 
-    def wait_until(self, predicate, timeout=10):
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            self.assertLess(time.monotonic(), deadline)
-            time.sleep(0.05)
-
     def test_rehearse_a_host_recovery(self):
         process = self.start(TOPOLOGY)
         banner = [process.stdout.readline().strip() for _ in range(5)]
@@ -110,7 +105,7 @@ class SimulatorProcessTestCase(testtools.TestCase):
             return all(getattr(nova.servers.get(server.id),
                                'OS-EXT-STS:task_state') is None
                        for server in servers)
-        self.wait_until(settled)
+        polling.wait_until(settled)
         placed = {server.name: (getattr(server, 'OS-EXT-SRV-ATTR:host'),
                                 getattr(server, 'OS-EXT-STS:vm_state'))
                   for server in (nova.servers.get(s.id) for s in servers)}

@@ -13,14 +13,17 @@
 """Services freeze what they loaded before serving."""
 
 import gc
-import subprocess
+import importlib
 import sys
-import textwrap
+import types
+from unittest import mock
 
+import fixtures
 import testscenarios
 import testtools
 
 from masakari.common import startup
+from tests.fixtures import conf as conf_fixture
 
 
 class TestFreezeLoadedObjects(testtools.TestCase):
@@ -39,48 +42,58 @@ class TestFreezeLoadedObjects(testtools.TestCase):
         self.assertNotIn(id(loaded[0]), tracked)
 
 
-# Run main() of a service's module with its collaborators replaced, and
-# print the order in which they were called.
-MAIN_ORDER = textwrap.dedent('''
-    import sys
-    from unittest import mock
-    import {module} as command
-    calls = mock.Mock()
-    with mock.patch.object(command.config, 'parse_args'), \\
-            mock.patch.object(command.logging, 'setup'), \\
-            mock.patch.object(command.startup, 'freeze_loaded_objects',
-                              calls.freeze), \\
-            {patches}:
-        command.main()
-    print(' '.join(name for name, args, kwargs in calls.mock_calls
-                   if name in ('freeze', {launch!r})))
-''')
+def _without_monkey_patching(test):
+    """Let ``test`` import the services' command modules in this process:
+    their first import, masakari.cmd.monkey_patch, is an empty module
+    here (the tests keep the standard library unpatched).
+    """
+    name = 'masakari.cmd.monkey_patch'
+    if name not in sys.modules:
+        sys.modules[name] = types.ModuleType(name)
+        test.addCleanup(sys.modules.pop, name, None)
 
 
 class TestServicesFreezeBeforeServing(testscenarios.WithScenarios,
                                       testtools.TestCase):
+    """main() of each service, its collaborators replaced, freezes the
+    loaded objects before it launches the service.
+    """
 
+    # The attributes of the command module to replace, by path, with the
+    # name of the launch call that must come after the freeze.
     scenarios = [
         ('api', {'module': 'masakari.cmd.api', 'launch': 'launch_service',
-                 'patches': (
-                     "mock.patch.object(command, 'WSGIService'), "
-                     "mock.patch.object(command.service, 'ProcessLauncher',"
-                     " return_value=calls)")}),
+                 'replaced': ('WSGIService', 'service.ProcessLauncher')}),
         ('engine', {'module': 'masakari.cmd.engine', 'launch': 'launch',
-                    'patches': (
-                        "mock.patch.object(command, "
-                        "'check_taskflow_connection'), "
-                        "mock.patch.object(command.service.Service, "
-                        "'create'), "
-                        "mock.patch.object(command.oslo_service, 'launch',"
-                        " calls.launch)")}),
+                    'replaced': ('check_taskflow_connection',
+                                 'service.Service.create',
+                                 'notifications.set_binary',
+                                 'oslo_service.launch')}),
     ]
 
+    def replace(self, command, path, new=mock.DEFAULT):
+        owner, _, name = ('command.' + path).rpartition('.')
+        target = command
+        for step in owner.split('.')[1:]:
+            target = getattr(target, step)
+        return self.useFixture(fixtures.MockPatchObject(
+            target, name, new)).mock
+
     def test_freeze_comes_before_the_service_starts(self):
-        script = MAIN_ORDER.format(module=self.module, launch=self.launch,
-                                   patches=self.patches)
-        result = subprocess.run([sys.executable, '-c', script],
-                                capture_output=True, text=True, timeout=120)
-        self.assertEqual(0, result.returncode, result.stderr)
-        self.assertEqual('freeze %s' % self.launch,
-                         result.stdout.strip().splitlines()[-1])
+        self.useFixture(conf_fixture.ConfFixture())
+        _without_monkey_patching(self)
+        command = importlib.import_module(self.module)
+        calls = mock.Mock()
+        self.replace(command, 'config.parse_args')
+        self.replace(command, 'logging.setup')
+        self.replace(command, 'startup.freeze_loaded_objects', calls.freeze)
+        for path in self.replaced:
+            replaced = self.replace(command, path)
+            if path.endswith('ProcessLauncher'):
+                replaced.return_value = calls
+            elif path.endswith('.launch'):
+                replaced.side_effect = calls.launch
+        command.main()
+        self.assertEqual(['freeze', self.launch], [
+            name for name, args, kwargs in calls.mock_calls
+            if name in ('freeze', self.launch)])

@@ -16,7 +16,6 @@ simulated cloud; then the 1.1 read-back as a call.
 """
 
 import datetime
-import time
 
 from oslo_utils import timeutils
 
@@ -49,13 +48,13 @@ class ServiceTestCase(base.RecoveryTestCase):
         return engine
 
     def wait_for(self, notification, statuses=FINAL, timeout=20):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        def ended():
             stored = self.engine.reload(notification)
-            if stored.status in statuses:
-                return stored
-            time.sleep(0.05)
-        self.fail('notification still %s' % stored.status)
+            return stored if stored.status in statuses else None
+
+        return polling.wait_until(
+            ended, timeout, message=lambda: 'notification still %s' %
+            self.engine.reload(notification).status)
 
 
 class EngineServiceTestCase(ServiceTestCase):

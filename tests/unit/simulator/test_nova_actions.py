@@ -12,8 +12,8 @@
 
 """The simulated Nova: server actions and their asynchronous outcomes."""
 
-import time
 
+from tests.fixtures import polling
 from tests.unit.simulator import base
 
 DELAY = 0.2
@@ -44,11 +44,10 @@ class ActionsTestCase(base.SimulatorTestCase):
         return tuple(server[key] for key in keys)
 
     def wait_for(self, name, key, value, timeout=3):
-        deadline = time.monotonic() + timeout
-        while self.server(self.server_id(name))[key] != value:
-            self.assertLess(time.monotonic(), deadline,
-                            '%s never got %s=%s' % (name, key, value))
-            time.sleep(0.02)
+        polling.wait_until(
+            lambda: self.server(self.server_id(name))[key] == value,
+            timeout, interval=0.02,
+            message='%s never got %s=%s' % (name, key, value))
 
     def test_lock_and_unlock(self):
         server_id = self.server_id('alive')
