@@ -331,3 +331,11 @@ class DependencyUnavailable(MasakariException):
     msg_fmt = _('The %(dependency)s cannot be reached; retry later.')
     code = 503
     retry_after = 5
+
+
+class CapacityUnknown(MasakariException):
+    """The failover capacity of a segment cannot be read (Placement has
+    no endpoint or no provider for a host, or did not answer).
+    """
+
+    msg_fmt = _('The failover capacity cannot be read: %(reason)s')

@@ -17,8 +17,9 @@
 rows. Outputs and exit codes: doc/source/cli/masakari-manage.rst.
 The ``fencing`` category is ours: ``fencing check [--file PATH]
 [--connect]``; so are ``notification timeline <uuid>`` (the per-phase
-timeline of a recovery) and ``notification release <uuid>`` (releases a
-host recovery held by the mass-failure brake).
+timeline of a recovery), ``notification release <uuid>`` (releases a
+host recovery held by the mass-failure brake) and ``segment capacity`` /
+``segment what-if`` (failover capacity, see segment_capacity).
 """
 
 import functools
@@ -33,6 +34,7 @@ from oslo_log import log as logging
 from masakari.cmd import fencing_check
 from masakari.cmd import notification_release
 from masakari.cmd import notification_timeline
+from masakari.cmd import segment_capacity
 from masakari.common import cli
 import masakari.conf
 from masakari import config
@@ -47,14 +49,14 @@ from masakari import version
 CONF = masakari.conf.CONF
 LOG = logging.getLogger(__name__)
 
-CATEGORIES = ('db', 'fencing', 'notification')
-DATABASE_CATEGORIES = ('db', 'notification')
+CATEGORIES = ('db', 'fencing', 'notification', 'segment')
+DATABASE_CATEGORIES = ('db', 'notification', 'segment')
 # The exit status of a missing or unusable configuration, as 22.0.0's for
 # a missing configuration file.
 CONFIG_ERROR = 2
 # Categories whose standard output is a report (ours; db keeps its log
 # lines on standard output, as 22.0.0 does).
-REPORT_CATEGORIES = ('fencing', 'notification')
+REPORT_CATEGORIES = ('fencing', 'notification', 'segment')
 SECONDS_PER_DAY = 86400
 
 
@@ -136,7 +138,8 @@ FENCING_ACTIONS = {'check': fencing_check.check}
 NOTIFICATION_ACTIONS = {'release': notification_release.release,
                         'timeline': notification_timeline.show}
 ACTIONS = {'db': DB_ACTIONS, 'fencing': FENCING_ACTIONS,
-           'notification': NOTIFICATION_ACTIONS}
+           'notification': NOTIFICATION_ACTIONS,
+           'segment': segment_capacity.ACTIONS}
 
 
 def add_command_parsers(subparsers):
@@ -167,6 +170,7 @@ def add_command_parsers(subparsers):
         'notification').add_subparsers(dest='action')
     notification_release.add_parser(notification_actions)
     notification_timeline.add_parser(notification_actions)
+    segment_capacity.add_parsers(subparsers)
 
 
 CATEGORY_OPT = cfg.SubCommandOpt('category', title='Command categories',

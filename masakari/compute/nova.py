@@ -55,6 +55,11 @@ CONF.import_opt('auth_type', 'keystonemiddleware.auth_token',
 
 NOVA_API_VERSION = api_versions.APIVersion('2.53')
 COMPUTE_BINARY = 'nova-compute'
+# Fields of a Nova server (microversion 2.53).
+VM_STATE = 'OS-EXT-STS:vm_state'
+TASK_STATE = 'OS-EXT-STS:task_state'
+POWER_STATE = 'OS-EXT-STS:power_state'
+HYPERVISOR = 'OS-EXT-SRV-ATTR:hypervisor_hostname'
 
 _session_lock = threading.Lock()
 # (credential set, session): the one session of this process.
@@ -79,7 +84,7 @@ def _credentials():
             CONF.nova_api_timeout)
 
 
-def _session():
+def session():
     """The process's keystoneauth session for the configured account.
 
     Built on first use and whenever the options it depends on change; the
@@ -124,7 +129,7 @@ def novaclient(context):
     service_type, service_name, endpoint_type = (
         CONF.nova_catalog_admin_info.split(':'))
     return nova_client.Client(
-        NOVA_API_VERSION, session=_session(), service_type=service_type,
+        NOVA_API_VERSION, session=session(), service_type=service_type,
         service_name=service_name, endpoint_type=endpoint_type,
         region_name=CONF.os_region_name,
         global_request_id=context.global_request_id or context.request_id)
@@ -335,6 +340,18 @@ class API:
         LOG.info('Call add_host command to add host %(host)s to aggregate '
                  '%(aggregate)s.', {'host': host, 'aggregate': aggregate.name})
         return nova.aggregates.add_host(aggregate, host)
+
+    @translate_nova_exception
+    def compute_services(self, context):
+        """Every nova-compute service, by host name (one request).
+
+        Not in Masakari 22.0.0; read by the failover capacity model.
+        """
+        nova = novaclient(context)
+        LOG.info('Call service list command for the %s services',
+                 COMPUTE_BINARY)
+        return {service.host: service
+                for service in nova.services.list(binary=COMPUTE_BINARY)}
 
     @translate_nova_exception
     def find_compute_service(self, context, compute_name):

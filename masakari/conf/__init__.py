@@ -21,6 +21,7 @@ from oslo_config import cfg
 
 from masakari.conf import api
 from masakari.conf import base
+from masakari.conf import capacity
 from masakari.conf import coordination
 from masakari.conf import database
 from masakari.conf import engine
@@ -41,7 +42,7 @@ CONF = cfg.CONF
 
 OPTION_MODULES = (api, base, coordination, database, engine, engine_driver,
                   exceptions, fencing, nova, osapi_v1, paths, service, ssl,
-                  takeover, wsgi, host_recovery_safety, metrics)
+                  takeover, wsgi, host_recovery_safety, metrics, capacity)
 
 for _module in OPTION_MODULES:
     _module.register_opts(CONF)

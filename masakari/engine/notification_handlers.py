@@ -19,6 +19,7 @@ reference stays silent) and returns the notification's final status.
 
 from oslo_log import log as logging
 
+from masakari.capacity import reader
 import masakari.conf
 from masakari.engine import claims
 from masakari.engine import instance_events
@@ -80,11 +81,7 @@ def _recover_host(context, driver, notification):
 
     reserved_host_list = None
     if segment.recovery_method != fields.FailoverSegmentRecoveryMethod.AUTO:
-        reserved_host_list = [reserved.name for reserved in
-                              objects.HostList.get_all(context, filters={
-                                  'failover_segment_id': segment.uuid,
-                                  'reserved': True,
-                                  'on_maintenance': False})]
+        reserved_host_list = reader.reserved_hosts(context, segment.uuid)
     try:
         driver.execute_host_failure(
             context, host.name, segment.recovery_method,

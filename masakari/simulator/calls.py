@@ -30,7 +30,8 @@ class CallLog:
     """Thread-safe, append-only (until reset) list of call records.
 
     A record is a dict: ``seq`` (1, 2, ... since the last reset), ``time``
-    (epoch seconds at arrival), ``service`` (``keystone`` or ``nova``),
+    (epoch seconds at arrival), ``service`` (``keystone``, ``nova`` or
+    ``placement``),
     ``method``, ``path`` (relative to the service root, e.g.
     ``/v2.1/servers/detail`` or ``/v3/auth/tokens``), ``query`` (the raw
     query string, in the order sent), ``body`` (decoded JSON, text or

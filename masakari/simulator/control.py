@@ -25,7 +25,7 @@ MOUNT = '/_simulator'
 
 def index(cloud, request):
     return web.Response(200, {'endpoints': [
-        'GET|DELETE /_simulator/calls[?service=nova|keystone]',
+        'GET|DELETE /_simulator/calls[?service=nova|keystone|placement]',
         'GET /_simulator/state',
         'POST /_simulator/hosts', 'PUT|PATCH /_simulator/hosts/{name}',
         'POST /_simulator/servers', 'PUT|PATCH /_simulator/servers/{id}',

@@ -25,6 +25,7 @@ import threading
 
 RULE_KEYS = {'service', 'method', 'path', 'action', 'status', 'message',
              'hang', 'times', 'skip'}
+SERVICES = ('nova', 'keystone', 'placement')
 _VERSION_PREFIX = re.compile(r'^/v[0-9.]+(?=/)')
 
 
@@ -36,8 +37,9 @@ def _check(rule):
         raise ValueError('fault rule has unknown keys: %s (allowed: %s)' %
                          (', '.join(sorted(unknown)),
                           ', '.join(sorted(RULE_KEYS))))
-    if rule.get('service', 'nova') not in ('nova', 'keystone'):
-        raise ValueError('fault rule service must be nova or keystone')
+    if rule.get('service', 'nova') not in SERVICES:
+        raise ValueError('fault rule service must be nova, keystone or '
+                         'placement')
     if 'status' not in rule and 'hang' not in rule:
         raise ValueError('fault rule needs a status, a hang, or both')
     if 'status' in rule and not 400 <= int(rule['status']) <= 599:
@@ -57,7 +59,8 @@ class FaultInjector:
     def add(self, rule):
         """Validate and activate a rule; return it with its ``id``.
 
-        Keys: ``service`` (nova, default, or keystone), ``method``, ``path``
+        Keys: ``service`` (nova, default, keystone or placement),
+        ``method``, ``path``
         (glob on the path with or without its version prefix, e.g.
         ``/servers/*/action``), ``action`` (the body's top-level key, e.g.
         ``evacuate``), ``status`` and ``message`` (the error answered),

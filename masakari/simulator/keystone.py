@@ -13,9 +13,10 @@
 """A Keystone v3 with what Masakari and keystoneauth need from it.
 
 Version discovery, password authentication scoped to a project or to the
-system (token in ``X-Subject-Token``, catalogue whose compute entry points at
-the simulated Nova), token validation (GET/HEAD) and revocation (DELETE),
-with expiry after the topology's ``token_ttl`` seconds.
+system (token in ``X-Subject-Token``, catalogue whose compute and
+placement entries point at the simulated Nova and Placement), token
+validation (GET/HEAD) and revocation (DELETE), with expiry after the
+topology's ``token_ttl`` seconds.
 """
 
 import datetime
@@ -207,7 +208,9 @@ def _token_body(cloud, request, token):
 
 
 def catalog(cloud, base_url):
-    """The service catalogue: the simulated Nova and this Keystone."""
+    """The service catalogue: the simulated Nova, Placement and this
+    Keystone.
+    """
     def entry(kind, name, url):
         return {'type': kind, 'name': name,
                 'id': model.stable_uuid('catalog', kind),
@@ -219,6 +222,7 @@ def catalog(cloud, base_url):
                                                 'admin')]}
     return [entry('compute', cloud.compute_service_name,
                   base_url + '/compute/v2.1'),
+            entry('placement', 'placement', base_url + '/placement'),
             entry('identity', 'keystone', base_url + MOUNT)]
 
 

@@ -121,6 +121,12 @@ class Server:
     # Failure injection and per-server timing (not visible through Nova).
     fail_evacuate: bool = False
     evacuate_delay: object = None
+    # The flavor as Nova shows it (2.47+), and what Placement allocates
+    # for it: resource class -> amount.
+    flavor: dict = dataclasses.field(default_factory=dict)
+    resources: dict = dataclasses.field(default_factory=dict)
+    # Nova's instance fault of the last failure (shown in error state).
+    fault: object = None
 
 
 @dataclasses.dataclass

@@ -16,18 +16,24 @@ Checks and status codes follow Nova (202 for most actions, 200 with an empty
 body for evacuate from 2.14, 409 for a wrong vm_state/task_state, 400 when
 the source compute service is still up). Stop, start and evacuate finish
 asynchronously after the topology's ``delays``; evacuate picks an enabled,
-up compute host (or validates the requested one) when it is accepted.
+up compute host with room in Placement (or validates the requested one)
+when it is accepted, and fails at once, as Nova's scheduler does, when
+there is none (NoValidHost: the server in error on its host, with the
+instance fault).
 """
 
 import functools
 
 from masakari.simulator import model
 from masakari.simulator import nova_policy
+from masakari.simulator import placement
 from masakari.simulator import web
 
 EVACUATE_KEYS_2_14 = {'host', 'adminPass'}
 EVACUATE_KEYS_2_29 = {'host', 'adminPass', 'force'}
 RESET_STATES = ('active', 'error')
+NO_VALID_HOST = ('No valid host was found. There are not enough hosts '
+                 'available.')
 
 
 def _conflict_if_state(server, action, vm_states):
@@ -134,23 +140,29 @@ def _load(cloud, host):
                            if server.host == host)
 
 
-def _acceptable(cloud, host, forced=False):
+def _acceptable(cloud, host, server, forced=False):
+    # NOTE: a forced evacuation skips the scheduler's filters, not the
+    # claim of its resources in Placement.
     service = cloud.compute_service(host)
     capacity = cloud.capacities.get(host)
     return (service is not None and service.is_up and
             (forced or service.status == 'enabled') and
-            (capacity is None or _load(cloud, host) < capacity))
+            (capacity is None or _load(cloud, host) < capacity) and
+            placement.fits(cloud, host, server.resources))
 
 
 def choose_destination(cloud, server, requested=None, forced=False):
-    """The scheduler: the requested host if valid, else the least loaded.
+    """The scheduler: the requested host if valid, else the least loaded
+    of the hosts where the server's resources fit.
 
     Returns None when no host is valid (Nova's NoValidHost).
     """
     if requested is not None:
-        return requested if _acceptable(cloud, requested, forced) else None
+        return (requested if _acceptable(cloud, requested, server, forced)
+                else None)
     candidates = [host for host in cloud.compute_hosts()
-                  if host != server.host and _acceptable(cloud, host)]
+                  if host != server.host and
+                  _acceptable(cloud, host, server)]
     if not candidates:
         return None
     return min(candidates, key=lambda host: (_load(cloud, host),
@@ -174,6 +186,9 @@ def evacuate(cloud, request, server, argument):
                             % server.host)
     destination = choose_destination(cloud, server, requested,
                                      bool(argument.get('force')))
+    if destination is None:
+        _no_valid_host(server)
+        return _evacuate_response(request)
     server.task_state = 'rebuilding'
     cloud.evacuations[server.id] = destination
     delay = (server.evacuate_delay if server.evacuate_delay is not None
@@ -181,9 +196,23 @@ def evacuate(cloud, request, server, argument):
     cloud.scheduler.call_later(cloud.evacuation_delay(delay),
                                functools.partial(_finish_evacuation, cloud,
                                                  server.id, server.vm_state))
+    return _evacuate_response(request)
+
+
+def _evacuate_response(request):
     if request.environ['version'] < (2, 14):
         return web.Response(200, {'adminPass': 'simulated'})
     return web.Response(200)
+
+
+def _no_valid_host(server):
+    """What Nova's conductor does when the scheduler finds no host for an
+    evacuation: the server stays on its host, in error, with the fault.
+    """
+    server.vm_state = 'error'
+    server.task_state = None
+    server.fault = {'code': 500, 'created': model.isotime(),
+                    'message': NO_VALID_HOST}
 
 
 def _finish_evacuation(cloud, server_id, original_vm_state):
@@ -194,7 +223,7 @@ def _finish_evacuation(cloud, server_id, original_vm_state):
             return
         server.task_state = None
         server.updated_at = model.isotime()
-        if server.fail_evacuate or destination is None:
+        if server.fail_evacuate:
             server.vm_state = 'error'
             return
         server.host = destination

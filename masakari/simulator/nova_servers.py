@@ -64,9 +64,9 @@ def server_view(cloud, request, server):
         'hostId': hashlib.sha224(('%s%s' % (server.project_id, server.host))
                                  .encode()).hexdigest()
         if server.host else '',
-        'image': '', 'flavor': {'original_name': 'm1.small', 'vcpus': 1,
-                                'ram': 2048, 'disk': 20, 'ephemeral': 0,
-                                'swap': 0, 'extra_specs': {}},
+        'image': '', 'flavor': dict(server.flavor,
+                                    extra_specs=dict(
+                                        server.flavor['extra_specs'])),
         'created': server.created_at, 'updated': server.updated_at,
         'addresses': {}, 'accessIPv4': '', 'accessIPv6': '',
         'links': _links(base_url, server.id),
@@ -82,6 +82,8 @@ def server_view(cloud, request, server):
         'os-extended-volumes:volumes_attached': [],
         'locked': server.locked, 'description': None, 'tags': [],
     }
+    if server.fault and server.vm_state in ('error', 'deleted'):
+        view['fault'] = dict(server.fault)
     if nova_policy.is_admin(request):
         view.update({
             'OS-EXT-SRV-ATTR:host': server.host,

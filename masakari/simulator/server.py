@@ -10,11 +10,12 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The simulator's HTTP server: one port, three mounts.
+"""The simulator's HTTP server: one port, four mounts.
 
-``/identity`` is Keystone, ``/compute`` is Nova, ``/_simulator`` is the
-control API. Keystone and Nova requests go through the call log and the
-fault injector before their handler runs. ``Simulator`` is also the
+``/identity`` is Keystone, ``/compute`` is Nova, ``/placement`` is
+Placement, ``/_simulator`` is the control API. Keystone, Nova and
+Placement requests go through the call log and the fault injector before
+their handler runs. ``Simulator`` is also the
 in-process entry point used by tests and by the all-in-one command.
 """
 
@@ -26,16 +27,17 @@ from urllib import parse
 from masakari.simulator import control
 from masakari.simulator import keystone
 from masakari.simulator import nova
+from masakari.simulator import placement
 from masakari.simulator import state
 from masakari.simulator import web
 
 LOG = logging.getLogger(__name__)
 
-SERVICES = {'keystone': keystone, 'nova': nova}
+SERVICES = {'keystone': keystone, 'nova': nova, 'placement': placement}
 # Seconds stop() may wait for the serving loop to notice it.
 POLL_INTERVAL = 0.05
 MOUNTS = ((keystone.MOUNT, 'keystone'), (nova.MOUNT, 'nova'),
-          (control.MOUNT, 'control'))
+          (placement.MOUNT, 'placement'), (control.MOUNT, 'control'))
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -66,8 +68,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 break
         else:
             response = web.Response(404, {'error': 'Not found: use '
-                                          '/identity, /compute or '
-                                          '/_simulator'})
+                                          '/identity, /compute, '
+                                          '/placement or /_simulator'})
         self._send(response)
 
     def _send(self, response):
@@ -103,8 +105,8 @@ class Simulator:
     :param topology: the topology dict (see ``masakari.simulator``).
     :param host: address to listen on.
     :param port: port to listen on; 0 picks a free one.
-    :param echo: a callable given one line per Keystone/Nova call served
-        (the CLI's ``--verbose``), or None.
+    :param echo: a callable given one line per Keystone, Nova or
+        Placement call served (the CLI's ``--verbose``), or None.
     """
 
     def __init__(self, topology, host='127.0.0.1', port=0, echo=None):
@@ -129,6 +131,11 @@ class Simulator:
     def compute_url(self):
         """Nova's versioned endpoint, as the catalogue lists it."""
         return self.url + nova.MOUNT + '/v2.1'
+
+    @property
+    def placement_url(self):
+        """Placement's endpoint, as the catalogue lists it."""
+        return self.url + placement.MOUNT
 
     @property
     def control_url(self):

@@ -99,6 +99,9 @@ class Cloud:
         self.users = topology_mod.build_users(topology, self.projects)
         self.services = topology_mod.build_services(topology)
         self.capacities = topology_mod.host_capacities(topology)
+        # Placement: host -> resource class -> inventory record.
+        self.inventories = topology_mod.build_inventories(topology)
+        self.flavors = topology_mod.build_flavors(topology)
         self.servers = {}
         self.aggregates = topology_mod.build_aggregates(
             topology, self.compute_hosts())
@@ -139,17 +142,26 @@ class Cloud:
     # --- control (used by the control API and by tests in-process) --------
 
     def update_host(self, name, **fields):
-        """Change the services of a host: state up/down, status, ..."""
-        unknown = set(fields) - HOST_FIELDS
+        """Change the services of a host: state up/down, status, ...;
+        ``resources`` replaces its Placement inventories (a topology
+        ``hosts`` entry's ``resources``, over the defaults).
+        """
+        unknown = set(fields) - HOST_FIELDS - {'resources'}
         if unknown:
             raise ValueError('unknown host fields: %s (allowed: %s)' %
                              (', '.join(sorted(unknown)),
-                              ', '.join(sorted(HOST_FIELDS))))
+                              ', '.join(sorted(HOST_FIELDS |
+                                               {'resources'}))))
         with self.lock:
             services = [service for service in self.services.values()
                         if service.host == name]
             if not services:
                 raise KeyError('no host named %s' % name)
+            if 'resources' in fields:
+                if name not in self.inventories:
+                    raise ValueError('%s is not a compute host' % name)
+                self.inventories[name] = topology_mod.inventories(
+                    {'name': name, 'resources': fields.pop('resources')})
             for service in services:
                 if fields.get('state') == 'down':
                     service.stop_reporting()
@@ -170,6 +182,8 @@ class Cloud:
                 if service.binary == 'nova-compute':
                     self.machines[service.host] = model.Machine(
                         service.host)
+                    self.inventories[service.host] = \
+                        topology_mod.inventories(entry)
             if entry.get('max_servers') is not None:
                 self.capacities[entry['name']] = int(entry['max_servers'])
         return [dataclasses.asdict(service) for service in added.values()]
@@ -178,7 +192,8 @@ class Cloud:
         """Add servers (topology ``servers`` entries); return them."""
         with self.lock:
             servers = topology_mod.build_servers(
-                entries, self.projects, self.users, self.compute_hosts())
+                entries, self.projects, self.users, self.compute_hosts(),
+                self.flavors)
             for server in servers:
                 if server.id in self.servers:
                     raise ValueError('server id %s already exists' %

@@ -18,6 +18,7 @@ file is reported at start-up instead of silently ignored.
 """
 
 import json
+import math
 import os
 
 from masakari.simulator import model
@@ -27,21 +28,43 @@ TOPOLOGY_DIR = os.path.join(os.path.dirname(__file__), 'topologies')
 TOP_LEVEL_KEYS = {'region', 'compute_service_name', 'max_limit', 'token_ttl',
                   'delays', 'projects', 'users', 'hosts', 'servers',
                   'aggregates', 'faults', 'service_down_time',
-                  'boot_time', 'evacuation_workers'}
+                  'boot_time', 'evacuation_workers', 'flavors'}
 DELAY_KEYS = {'evacuate', 'stop', 'start'}
 DEFAULT_DELAYS = {'evacuate': 2.0, 'stop': 1.0, 'start': 1.0}
 DEFAULT_USERS = [{'name': 'masakari', 'password': 'masakari',
                   'roles': {'service': ['admin']}, 'system_roles': ['admin']}]
 DEFAULT_PROJECT = 'demo'
 HOST_KEYS = {'name', 'state', 'status', 'disabled_reason', 'forced_down',
-             'zone', 'binaries', 'max_servers'}
+             'zone', 'binaries', 'max_servers', 'resources'}
 SERVER_KEYS = {'name', 'id', 'host', 'project', 'vm_state', 'task_state',
                'power_state', 'metadata', 'locked', 'fail_evacuate',
-               'evacuate_delay', 'count'}
+               'evacuate_delay', 'count', 'flavor'}
 AGGREGATE_KEYS = {'name', 'id', 'hosts', 'availability_zone', 'metadata'}
 USER_KEYS = {'name', 'id', 'password', 'domain', 'roles', 'system_roles'}
 # vm_states whose guest is not running (nova/compute/power_state.py).
 POWERED_OFF_STATES = {'stopped', 'shelved', 'shelved_offloaded'}
+# Nova's classic default flavors; a topology's ``flavors`` adds to them.
+DEFAULT_FLAVORS = {
+    'm1.tiny': {'vcpus': 1, 'ram': 512, 'disk': 1},
+    'm1.small': {'vcpus': 1, 'ram': 2048, 'disk': 20},
+    'm1.medium': {'vcpus': 2, 'ram': 4096, 'disk': 40},
+    'm1.large': {'vcpus': 4, 'ram': 8192, 'disk': 80},
+    'm1.xlarge': {'vcpus': 8, 'ram': 16384, 'disk': 160},
+}
+DEFAULT_FLAVOR = 'm1.small'
+FLAVOR_KEYS = {'vcpus', 'ram', 'disk', 'ephemeral', 'swap', 'extra_specs'}
+# A flavor extra spec that asks Placement for an amount of a class.
+RESOURCES_PREFIX = 'resources:'
+# The inventory of a compute host whose entry gives no ``resources``: a
+# large host (about 500 m1.small servers), so that topologies written
+# without resources never run short of room.
+DEFAULT_INVENTORY = {
+    'VCPU': {'total': 128, 'allocation_ratio': 4.0},
+    'MEMORY_MB': {'total': 1048576, 'reserved': 512},
+    'DISK_GB': {'total': 10240},
+}
+INVENTORY_KEYS = {'total', 'reserved', 'min_unit', 'max_unit', 'step_size',
+                  'allocation_ratio'}
 
 
 def load(source):
@@ -171,12 +194,105 @@ def host_capacities(topology):
             is not None}
 
 
-def build_servers(entries, projects, users, compute_hosts):
-    """Servers of topology entries (``count`` expands to name-1..name-N)."""
+def _inventory(host, resources):
+    """One resource class's inventory record, Placement's fields filled.
+
+    ``resources`` is a total (a number) or an object of INVENTORY_KEYS.
+    """
+    record = resources if isinstance(resources, dict) else {
+        'total': resources}
+    _check_keys('host %r resource inventory' % host, record, INVENTORY_KEYS)
+    total = int(record.get('total', 0))
+    inventory = {'total': total, 'reserved': int(record.get('reserved', 0)),
+                 'min_unit': int(record.get('min_unit', 1)),
+                 'max_unit': int(record.get('max_unit', total)),
+                 'step_size': int(record.get('step_size', 1)),
+                 'allocation_ratio': float(record.get('allocation_ratio',
+                                                      1.0))}
+    if total < 1 or inventory['reserved'] < 0 or \
+            inventory['allocation_ratio'] <= 0:
+        raise ValueError('topology: host %r: an inventory needs total >= '
+                         '1, reserved >= 0 and allocation_ratio > 0' % host)
+    return inventory
+
+
+def inventories(entry):
+    """Resource class -> inventory of one ``hosts`` entry: the given
+    ``resources`` over DEFAULT_INVENTORY (a bare number is a total with
+    allocation ratio 1.0; ``null`` removes a default class).
+    """
+    if isinstance(entry, str):
+        entry = {'name': entry}
+    given = entry.get('resources', {})
+    if not isinstance(given, dict):
+        raise ValueError('topology: host %r: resources must be an object '
+                         'of resource class -> inventory' % entry['name'])
+    merged = dict(DEFAULT_INVENTORY, **given)
+    return {resource_class: _inventory(entry['name'], record)
+            for resource_class, record in merged.items()
+            if record is not None}
+
+
+def build_inventories(topology):
+    """Compute host name -> its inventories (defaults when not given)."""
+    return {(entry if isinstance(entry, str) else entry['name']):
+            inventories(entry)
+            for entry in topology.get('hosts', [])
+            if isinstance(entry, str) or
+            'nova-compute' in entry.get('binaries', ['nova-compute'])}
+
+
+def build_flavors(topology):
+    """Flavor name -> flavor (DEFAULT_FLAVORS and the topology's)."""
+    given = topology.get('flavors', {})
+    if not isinstance(given, dict):
+        raise ValueError('topology: flavors must be an object of name -> '
+                         'flavor')
+    flavors = {}
+    for name, flavor in dict(DEFAULT_FLAVORS, **given).items():
+        _check_keys('flavor %r' % name, flavor, FLAVOR_KEYS)
+        flavors[name] = {'original_name': name,
+                         'vcpus': int(flavor.get('vcpus', 1)),
+                         'ram': int(flavor.get('ram', 512)),
+                         'disk': int(flavor.get('disk', 0)),
+                         'ephemeral': int(flavor.get('ephemeral', 0)),
+                         'swap': int(flavor.get('swap', 0)),
+                         'extra_specs': dict(flavor.get('extra_specs', {}))}
+    return flavors
+
+
+def flavor_resources(flavor):
+    """What Nova asks Placement for a flavor: VCPU, MEMORY_MB, DISK_GB
+    (root + ephemeral + swap rounded up to GB), then ``resources:CLASS``
+    extra specs, which override (0 drops the class).
+    """
+    resources = {'VCPU': flavor['vcpus'], 'MEMORY_MB': flavor['ram'],
+                 'DISK_GB': (flavor['disk'] + flavor['ephemeral'] +
+                             math.ceil(flavor['swap'] / 1024))}
+    for key, value in flavor['extra_specs'].items():
+        if key.startswith(RESOURCES_PREFIX):
+            resources[key[len(RESOURCES_PREFIX):]] = int(value)
+    return {resource_class: amount
+            for resource_class, amount in resources.items() if amount > 0}
+
+
+def build_servers(entries, projects, users, compute_hosts, flavors=None):
+    """Servers of topology entries (``count`` expands to name-1..name-N).
+
+    :param flavors: name -> flavor (build_flavors); DEFAULT_FLAVORS when
+        None.
+    """
+    flavors = flavors or build_flavors({})
     default_user = next(iter(users.values()))
     servers = []
     for entry in entries:
         _check_keys('server %r' % entry.get('name'), entry, SERVER_KEYS)
+        flavor = flavors.get(entry.get('flavor', DEFAULT_FLAVOR))
+        if flavor is None:
+            raise ValueError('topology: server %r: unknown flavor %r '
+                             '(known: %s)' % (entry.get('name'),
+                                              entry.get('flavor'),
+                                              ', '.join(sorted(flavors))))
         if entry.get('host') not in compute_hosts:
             raise ValueError('topology: server %r: host %r is not a '
                              'nova-compute host' % (entry.get('name'),
@@ -206,7 +322,8 @@ def build_servers(entries, projects, users, compute_hosts):
                 locked=bool(entry.get('locked', False)),
                 locked_by='admin' if entry.get('locked') else None,
                 fail_evacuate=bool(entry.get('fail_evacuate', False)),
-                evacuate_delay=entry.get('evacuate_delay')))
+                evacuate_delay=entry.get('evacuate_delay'),
+                flavor=flavor, resources=flavor_resources(flavor)))
     return servers
 
 

@@ -147,7 +147,7 @@ class TestInvocation(ManageTestCase):
         self.assertEqual('\nOpenStack masakari version: %s\n\n'
                          'masakari-manage category action [<args>]\n'
                          'Available categories:\n\tdb\n\tfencing\n'
-                         '\tnotification\n'
+                         '\tnotification\n\tsegment\n'
                          % version.version_string(), out)
 
     def test_version(self):
@@ -170,7 +170,8 @@ class TestInvocation(ManageTestCase):
         self.assertEqual(2, code)
         self.assertTrue(err.endswith(
             "masakari-manage: error: argument category: invalid choice: "
-            "'foo' (choose from 'db', 'fencing', 'notification')\n"),
+            "'foo' (choose from 'db', 'fencing', 'notification', "
+            "'segment')\n"),
             err)
         code, _out, err = self.manage('db', 'bar')
         self.assertEqual(2, code)

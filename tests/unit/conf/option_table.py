@@ -170,6 +170,11 @@ GROUPS = [
     # takeover (an extension: recoveries of dead engines, lost casts)
     ('takeover', 'lease_timeout', Int, 30, {'min': 0}),
     ('takeover', 'new_notification_age', Int, 10, {'min': 0}),
+    # NOTE: not in the reference: the failover capacity.
+    ('host_failure', 'placement_aware', Bool, False, {}),
+    ('host_failure', 'priority_metadata_key', Str, 'HA_Priority', {}),
+    ('metrics', 'segment_capacity_interval', Int, 0, {'min': 0}),
+    ('metrics', 'failures_tolerated_target', Int, 1, {'min': 0}),
 ]
 
 _FLOWS = 'taskflow_driver_recovery_flows'

@@ -84,11 +84,13 @@ class TestOptionDefinitions(testtools.TestCase):
         # poll_compute_service_down, evacuation_poll_interval and
         # recovery_time_budget, [metrics], [takeover].
         self.assertEqual({'DEFAULT': 48, 'coordination': 1,
-                          # + 4 of the mass-failure brake
-                          'host_failure': 8 + 4, 'instance_failure': 2,
+                          # + 4 of the mass-failure brake, + 2 of the
+                          # failover capacity
+                          'host_failure': 8 + 4 + 2, 'instance_failure': 2,
                           'process_failure': 1, 'taskflow': 1,
                           'osapi_v1': 3, 'ssl': 5, 'wsgi': 11,
-                          'metrics': 5,
+                          # + 2 of the failover capacity
+                          'metrics': 5 + 2,
                           # our extension: fencing through the BMC
                           # + 3 of the return to service
                           'fencing': 4 + 3,

@@ -212,7 +212,8 @@ class TestOptsModule(testtools.TestCase):
     def test_list_opts_covers_every_option_module(self):
         modules = [m.__name__.rsplit('.', 1)[1]
                    for m in opts._option_modules()]
-        self.assertEqual(['api', 'base', 'coordination', 'database',
+        self.assertEqual(['api', 'base', 'capacity', 'coordination',
+                          'database',
                           'engine', 'engine_driver', 'exceptions',
                           'fencing', 'host_recovery_safety', 'metrics',
                           'nova', 'osapi_v1', 'paths', 'service', 'ssl',

@@ -24,7 +24,6 @@ notification uuid), where masakari-api 1.1 reads the progress back.
 import contextlib
 
 from oslo_log import log as logging
-from oslo_utils import strutils
 from oslo_utils import timeutils
 from stevedore import driver as stevedore_driver
 from stevedore import exception as stevedore_exc
@@ -37,6 +36,7 @@ from taskflow import task
 from taskflow.types import failure
 from taskflow.utils import persistence_utils
 
+from masakari.compute import nova
 import masakari.conf
 from masakari.engine.drivers.taskflow import persistence
 from masakari.engine.drivers.taskflow import resume
@@ -55,10 +55,8 @@ META_ENGINE_HOST = 'masakari_engine_host'
 META_STARTED_AT = 'masakari_started_at'
 
 # Fields of a Nova server (microversion 2.53) and the states they take.
-VM_STATE = 'OS-EXT-STS:vm_state'
-TASK_STATE = 'OS-EXT-STS:task_state'
-POWER_STATE = 'OS-EXT-STS:power_state'
-HYPERVISOR = 'OS-EXT-SRV-ATTR:hypervisor_hostname'
+VM_STATE, TASK_STATE, POWER_STATE, HYPERVISOR = (
+    nova.VM_STATE, nova.TASK_STATE, nova.POWER_STATE, nova.HYPERVISOR)
 POWER_SHUTDOWN = 4
 ACTIVE, ERROR, STOPPED, RESIZED = 'active', 'error', 'stopped', 'resized'
 
@@ -117,16 +115,6 @@ class MasakariTask(task.Task):
         self._notifier.notify(task.EVENT_UPDATE_PROGRESS,
                               {'progress': progress,
                                'progress_details': self.progress})
-
-
-def is_ha_enabled(server, metadata_key):
-    """Whether a Nova server's metadata marks it for recovery.
-
-    True only for the usual true strings (``1``, ``t``, ``true``, ``on``,
-    ``y``, ``yes``, any case, blanks ignored) under ``metadata_key``.
-    """
-    return strutils.bool_from_string(server.metadata.get(metadata_key),
-                                     strict=False)
 
 
 class DynamicLogListener(logging_listener.DynamicLoggingListener):

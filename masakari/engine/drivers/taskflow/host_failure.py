@@ -18,15 +18,19 @@ reserved-host workflow, ``reserved_host_list``, from which the retry
 controller provides one ``reserved_host`` per attempt.
 """
 
+import contextlib
+import functools
 import threading
 import time
 
 from oslo_concurrency import lockutils
 from oslo_log import log as logging
 
+from masakari.capacity import selection
 import masakari.conf
 from masakari.engine.drivers.taskflow import base
 from masakari.engine.drivers.taskflow import evacuation
+from masakari.engine.drivers.taskflow import placement_aware
 from masakari.engine.drivers.taskflow import waiting
 from masakari import exception
 from masakari import objects
@@ -74,7 +78,6 @@ class PrepareHAEnabledInstancesTask(base.MasakariTask):
     """
 
     def execute(self, host_name, notification_uuid):
-        options = CONF.host_failure
         self.update_details('Preparing instances for evacuation')
         servers = self.novaclient.get_servers(self.context, host_name)
         self.update_details(
@@ -82,28 +85,21 @@ class PrepareHAEnabledInstancesTask(base.MasakariTask):
             "%(count)d" % {'host_name': host_name, 'count': len(servers)},
             0.3)
 
-        ha_enabled, others = [], []
-        for server in servers:
-            is_ha = base.is_ha_enabled(
-                server, options.ha_enabled_instance_metadata_key)
-            if (options.ignore_instances_in_error_state and
-                    getattr(server, base.VM_STATE) == base.ERROR):
-                if is_ha:
-                    message = ("Ignoring recovery of HA_Enabled instance "
-                               "'%s' as it is in 'error' state." % server.id)
-                    LOG.info(message)
-                    self.update_details(message, 0.4)
-                continue
-            (ha_enabled if is_ha else others).append(server)
+        chosen = selection.select(servers)
+        for server in chosen.ignored:
+            message = ("Ignoring recovery of HA_Enabled instance "
+                       "'%s' as it is in 'error' state." % server.id)
+            LOG.info(message)
+            self.update_details(message, 0.4)
 
         self.update_details(
-            "Total HA Enabled instances count: '%d'" % len(ha_enabled), 0.6)
-        selected = ha_enabled
-        if options.evacuate_all_instances:
+            "Total HA Enabled instances count: '%d'" % len(chosen.ha_enabled),
+            0.6)
+        selected = chosen.evacuated()
+        if CONF.host_failure.evacuate_all_instances:
             self.update_details(
-                "Total Non-HA Enabled instances count: '%d'" % len(others),
-                0.7)
-            selected = ha_enabled + others
+                "Total Non-HA Enabled instances count: '%d'"
+                % len(chosen.others), 0.7)
             self.update_details(
                 "All instances (HA Enabled/Non-HA Enabled) should be "
                 "considered for evacuation. Total count is: '%d'"
@@ -165,17 +161,34 @@ class EvacuateInstancesTask(base.MasakariTask):
             "'%(host_name)s', instance uuids are: '%(uuids)s'"
             % {'host_name': host_name,
                'uuids': ','.join(move.instance_uuid for move in moves)})
+        if CONF.host_failure.placement_aware:
+            recovery = placement_aware.PlannedRecovery(
+                self, host_name, reserved_host)
+            recovery.run(moves)
+            self._check_outcome(recovery.final_moves(), host_name,
+                                notification_uuid, recovery.no_room_message())
+            return
         if reserved_host:
-            try:
-                with lockutils.lock('masakari-%s' % reserved_host,
-                                    blocking=False):
-                    self._prepare_reserved_host(host_name, reserved_host)
-                    self._evacuate(moves, reserved_host)
-            except lockutils.AcquireLockFailedException:
-                raise exception.LockAlreadyAcquired(resource=reserved_host)
+            with self.taking(host_name, reserved_host):
+                self._evacuate(moves, functools.partial(
+                    self.evacuate_move, target=reserved_host))
         else:
-            self._evacuate(moves, None)
+            self._evacuate(moves, self.evacuate_move)
         self._check_outcome(moves, host_name, notification_uuid)
+
+    @contextlib.contextmanager
+    def taking(self, host_name, reserved_host):
+        """Hold the reserved host's lock, and take it, while in the block.
+
+        :raises LockAlreadyAcquired: another recovery holds it.
+        """
+        try:
+            with lockutils.lock('masakari-%s' % reserved_host,
+                                blocking=False):
+                self._prepare_reserved_host(host_name, reserved_host)
+                yield
+        except lockutils.AcquireLockFailedException:
+            raise exception.LockAlreadyAcquired(resource=reserved_host)
 
     def _prepare_reserved_host(self, host_name, reserved_host):
         self.update_details(
@@ -213,7 +226,9 @@ class EvacuateInstancesTask(base.MasakariTask):
                 'Added host %(host)s to aggregate %(aggregate)s' % names,
                 0.3)
 
-    def _evacuate(self, moves, reserved_host):
+    def _evacuate(self, moves, evacuate_one):
+        """Run ``evacuate_one(move)`` for each move, in the list's order.
+        """
         # NOTE: a move is announced, then waits for a free slot; at most
         # host_failure_recovery_threads evacuations run at once. The moves
         # that have a slot at once are announced in one progress write,
@@ -229,7 +244,7 @@ class EvacuateInstancesTask(base.MasakariTask):
             slots.acquire()
             thread = threading.Thread(
                 target=self._evacuate_in_slot,
-                args=(slots, move, reserved_host),
+                args=(slots, move, evacuate_one),
                 name='evacuate-%s' % move.instance_uuid)
             thread.start()
             threads.append(thread)
@@ -241,16 +256,28 @@ class EvacuateInstancesTask(base.MasakariTask):
             ["Evacuation of instance started: '%s'" % move.instance_uuid
              for move in moves], 0.5)
 
-    def _evacuate_in_slot(self, slots, move, reserved_host):
+    def _evacuate_in_slot(self, slots, move, evacuate_one):
         try:
-            evacuation.evacuate_and_confirm(
-                self.context, self.novaclient, move, reserved_host,
-                resuming=(self.takeover is not None or
-                          move.status == fields.VMoveStatus.ONGOING))
+            evacuate_one(move)
         finally:
             slots.release()
 
-    def _check_outcome(self, moves, host_name, notification_uuid):
+    def evacuate_move(self, move, target=None):
+        """Evacuate one move's instance to ``target`` (None: Nova's
+        scheduler picks) and record the outcome in the move.
+        """
+        evacuation.evacuate_and_confirm(
+            self.context, self.novaclient, move, target,
+            resuming=(self.takeover is not None or
+                      move.status == fields.VMoveStatus.ONGOING))
+
+    def _check_outcome(self, moves, host_name, notification_uuid,
+                       no_room=None):
+        """Fail the task unless every move succeeded.
+
+        :param no_room: the message naming instances a placement-aware
+            plan found no room for (not in ``moves``), or None.
+        """
         # NOTE: only this attempt's moves decide its outcome; a move that
         # failed in an earlier attempt does not fail a retry that works.
         attempted = {move.uuid for move in moves}
@@ -279,6 +306,8 @@ class EvacuateInstancesTask(base.MasakariTask):
             self._fail("Instances '%(uuids)s' were not evacuated from host "
                        "'%(host)s': vmove status is still pending"
                        % dict(names, uuids=','.join(unfinished)))
+        if no_room:
+            self._fail(no_room)
         self.update_details('Evacuation process completed!', 1.0)
 
     def _fail(self, message):

@@ -16,6 +16,7 @@ it, confirm it is active. Flow input: ``instance_uuid``.
 
 from oslo_log import log as logging
 
+from masakari.capacity import selection
 import masakari.conf
 from masakari.engine.drivers.taskflow import base
 from masakari.engine.drivers.taskflow import waiting
@@ -40,7 +41,7 @@ class StopInstanceTask(base.MasakariTask):
     def execute(self, instance_uuid):
         options = CONF.instance_failure
         instance = self.novaclient.get_server(self.context, instance_uuid)
-        if not (options.process_all_instances or base.is_ha_enabled(
+        if not (options.process_all_instances or selection.is_ha_enabled(
                 instance, options.ha_enabled_instance_metadata_key)):
             message = ('Skipping recovery for instance: %s as it is not '
                        'Ha_Enabled' % instance_uuid)

@@ -1,0 +1,20 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Failover capacity: will a segment's servers find room when hosts fail?
+
+``model`` (the segment as data), ``reader`` (filled from Masakari, Nova
+and Placement), ``selection`` (which servers a recovery evacuates, their
+restart priority), ``packing`` (the rule placing them), ``tolerance``
+(failures tolerated, spare room) and ``report`` (what the commands and
+metrics show). Read-only: nothing here changes the cloud.
+"""
