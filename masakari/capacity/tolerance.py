@@ -20,9 +20,10 @@ exponential, so three steps, each exact where it answers:
 1. A bound that holds for any packing that places a server wherever it
    fits. Let M be, per resource class, the largest amount one server of
    the segment uses, and slots(h) = min over classes of
-   floor(free(h) / M) for a target host h (0 for other hosts). A target
-   with s slots takes at least s servers before refusing one, whatever
-   their sizes; so the servers of a failed set F fit when
+   floor(free(h) / M) (and of the number of servers N) for a target host
+   h, 0 for other hosts. A target with s slots takes at least s servers
+   before refusing one, whatever their sizes; so the servers of a failed
+   set F fit when
    sum(slots(h), h not in F) >= servers(F), i.e. when
    sum(servers(h) + slots(h), h in F) <= total slots. The k hosts with
    the largest servers(h) + slots(h) are the worst set of size k: every
@@ -68,24 +69,26 @@ def _largest_units(servers):
     return largest
 
 
-def _slots(host, largest):
+def _slots(host, largest, servers):
+    """How many servers no larger than ``largest`` the host surely takes
+    (at most ``servers``: more are never needed).
+    """
     free = host.free()
-    counts = [free.get(resource_class, 0) // amount
-              if host.max_unit.get(resource_class, amount) >= amount else 0
-              for resource_class, amount in largest.items()]
-    return min(counts) if counts else math.inf
+    return min([servers] + [
+        free.get(resource_class, 0) // amount
+        if host.max_unit.get(resource_class, amount) >= amount else 0
+        for resource_class, amount in largest.items()])
 
 
-def _proven_by_bound(segment, failed, largest):
-    if not largest:
-        return True
-    servers = sum(len(segment.hosts[name].servers or ()) for name in failed)
+def _proven_by_bound(segment, failed, servers):
+    count = len(servers)
+    largest = _largest_units(servers)
     room = 0
     for host in segment.targets(failed):
-        room += _slots(host, largest)
-        if room >= servers:
-            return True
-    return False
+        if room >= count:
+            break
+        room += _slots(host, largest, count)
+    return room >= count
 
 
 def fits(segment, failed):
@@ -101,9 +104,11 @@ class _Search:
         self.segment = segment
         self.budget = budget
         self.hosts = [host.name for host in segment.failing()]
-        self.largest = _largest_units(segment.servers_of(self.hosts))
+        servers = segment.servers_of(self.hosts)
+        largest = _largest_units(servers)
         targets = {host.name for host in segment.targets()}
-        self.slots = {name: (_slots(segment.hosts[name], self.largest)
+        self.slots = {name: (_slots(segment.hosts[name], largest,
+                                    len(servers))
                              if name in targets else 0)
                       for name in self.hosts}
         self.score = {name: len(segment.hosts[name].servers or ()) +
@@ -111,8 +116,6 @@ class _Search:
 
     def proven_size(self):
         """Step 1: the largest size the bound proves."""
-        if not self.largest:
-            return len(self.hosts)
         total = sum(self.slots.values())
         proven, taken = 0, 0
         for score in sorted(self.score.values(), reverse=True):
@@ -128,8 +131,8 @@ class _Search:
         for failed in itertools.combinations(self.hosts, size):
             if sum(self.score[name] for name in failed) <= total:
                 continue
-            if _proven_by_bound(self.segment, failed, _largest_units(
-                    self.segment.servers_of(failed))):
+            if _proven_by_bound(self.segment, failed,
+                                self.segment.servers_of(failed)):
                 continue
             if not fits(self.segment, failed):
                 return failed

@@ -17,7 +17,10 @@ Placement without changing anything. ``--format json`` prints the data
 of ``masakari.capacity.report``; the default is a table.
 """
 
+import contextlib
 import json
+import logging
+import sys
 
 from oslo_config import cfg
 
@@ -101,6 +104,23 @@ def _what_if_lines(plan):
     return lines
 
 
+@contextlib.contextmanager
+def _logs_on_stderr():
+    """Log lines (oslo.log writes them to stdout by default) go to stderr
+    meanwhile: stdout is for the output, which a program may parse.
+    """
+    moved = [handler for handler in logging.getLogger().handlers
+             if isinstance(handler, logging.StreamHandler) and
+             handler.stream is sys.stdout]
+    for handler in moved:
+        handler.setStream(sys.stderr)
+    try:
+        yield
+    finally:
+        for handler in moved:
+            handler.setStream(sys.stdout)
+
+
 def _run(compute, render):
     """Print ``compute(admin)`` as JSON or as ``render``'s lines; exit
     status 1 with the reason when the segment, a host or the cloud
@@ -109,7 +129,8 @@ def _run(compute, render):
     objects.register_all()
     admin = context.get_admin_context()
     try:
-        data = compute(admin)
+        with _logs_on_stderr():
+            data = compute(admin)
     except exception.MasakariException as error:
         print(error.format_message())
         return 1
