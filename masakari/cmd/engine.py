@@ -27,6 +27,7 @@ from masakari.engine import brake
 from masakari.engine import debug_decorators
 from masakari.fencing import config as fencing_config
 from masakari import metrics
+from masakari.metrics import capacity as capacity_metrics
 from masakari.metrics import engine as engine_metrics
 from masakari.metrics import server as metrics_server
 from masakari.notifications import api as notifications
@@ -78,7 +79,7 @@ def main():
         metrics_server.serve(
             CONF.metrics.listen_address, CONF.metrics.engine_listen_port,
             collectors=[engine_metrics.OldestNotificationCollector(
-                brake.is_held)])
+                brake.is_held)] + capacity_metrics.collectors())
     startup.freeze_loaded_objects()
     launcher = oslo_service.launch(CONF, server, restart_method='mutate')
     return launcher.wait()

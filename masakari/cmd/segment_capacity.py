@@ -126,11 +126,10 @@ def _run(compute, render):
     status 1 with the reason when the segment, a host or the cloud
     cannot be read.
     """
-    objects.register_all()
-    admin = context.get_admin_context()
     try:
         with _logs_on_stderr():
-            data = compute(admin)
+            objects.register_all()
+            data = compute(context.get_admin_context())
     except exception.MasakariException as error:
         print(error.format_message())
         return 1

@@ -29,8 +29,9 @@ Instances without room are never asked of Nova. On a reserved host that
 is not the workflow's last chance (another reserved host of the segment
 is still free) they stay ``pending`` for the next attempt, and a
 reserved host the plan puts nothing on is not taken; otherwise their
-vmoves end ``ignored``, with the reason. Either way the task then fails, naming them: a priority
-recovery method goes on with its other workflow, as for any failure.
+vmoves end ``ignored``, with the reason. Either way the task then fails,
+naming them: a priority recovery method goes on with its other workflow,
+as for any failure.
 """
 
 import contextlib
