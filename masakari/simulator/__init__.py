@@ -10,11 +10,13 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""A simulated OpenStack cloud (Keystone v3 + Nova v2.1) for Masakari.
+"""A simulated OpenStack cloud (Keystone v3, Nova v2.1, Placement) for
+Masakari.
 
 Masakari recovers instances by calling Nova. This package serves, over real
-HTTP, a small Keystone and a Nova with the semantics Masakari relies on, so
-that recoveries can be rehearsed and tested without a cloud::
+HTTP, a small Keystone, a Nova and a Placement with the semantics Masakari
+relies on, so that recoveries can be rehearsed and tested without a
+cloud::
 
     masakari-simulator --topology small [--host 127.0.0.1] [--port 18774]
 
@@ -26,7 +28,8 @@ Mounts (one port):
 * ``/identity``: Keystone. ``GET /`` (300, versions), ``GET /v3``,
   ``POST /v3/auth/tokens`` (password method, project or system scope; 201,
   token in ``X-Subject-Token``, catalogue with a ``compute`` entry named
-  ``nova`` pointing at ``/compute/v2.1``), ``GET|HEAD|DELETE
+  ``nova`` pointing at ``/compute/v2.1`` and a ``placement`` entry
+  pointing at ``/placement``), ``GET|HEAD|DELETE
   /v3/auth/tokens`` (validate or revoke ``X-Subject-Token``). Tokens expire
   after ``token_ttl`` seconds.
 * ``/compute``: Nova, microversions 2.1 to 2.53 (``X-OpenStack-Nova-API-
@@ -38,9 +41,16 @@ Mounts (one port):
   /os-aggregates[/{id}]``, ``POST /os-aggregates/{id}/action``
   (``add_host``, ``remove_host``). Every call needs a valid token; the
   admin-only calls need the ``admin`` role.
+* ``/placement``: Placement reads (``masakari.simulator.placement``),
+  microversions 1.0 to 1.39, admin only: ``GET /resource_providers
+  [?name=&uuid=]``, ``GET /resource_providers/{uuid}[/inventories|
+  /usages|/allocations]``, ``GET /allocations/{consumer}``. One provider
+  per compute host, named after it.
 * ``/_simulator``: control. ``GET|DELETE /calls`` (the ordered call log of
-  Keystone and Nova requests, ``?service=nova|keystone``), ``GET /state``,
-  ``POST /hosts``, ``PUT /hosts/{name}`` (e.g. ``{"state": "down"}``),
+  Keystone, Nova and Placement requests,
+  ``?service=nova|keystone|placement``), ``GET /state``, ``POST /hosts``,
+  ``PUT /hosts/{name}`` (e.g. ``{"state": "down"}``, or ``{"resources":
+  {...}}`` for new inventories),
   ``POST /servers``, ``PUT /servers/{id}``, ``PUT /delays``, ``GET|POST|
   DELETE /faults``, ``DELETE /tokens`` (revoke all), ``GET /machines``,
   ``GET|PUT /machines/{name}`` (``{"power": "on"|"off"}``, ``{"alive":
@@ -68,9 +78,18 @@ Topology file (JSON object; every key optional; unknown keys are errors)::
                 {"name": "compute-2", "state": "up", "status": "enabled",
                  "disabled_reason": null, "forced_down": false,
                  "zone": "nova", "binaries": ["nova-compute"],
-                 "max_servers": 10}],
+                 "max_servers": 10,
+                 # Placement inventories over the defaults (below)
+                 "resources": {"VCPU": {"total": 32,
+                                        "allocation_ratio": 4.0},
+                               "MEMORY_MB": 131072}}],
+      "flavors": {"gpu.large": {"vcpus": 8, "ram": 32768, "disk": 100,
+                                "ephemeral": 0, "swap": 0,
+                                "extra_specs": {
+                                    "resources:CUSTOM_GPU": "1"}}},
       "servers": [{"name": "vm", "count": 3,    # vm-1, vm-2, vm-3
                    "host": "compute-1", "project": "demo",
+                   "flavor": "m1.small",
                    "vm_state": "active", "task_state": null,
                    "power_state": 1, "locked": false,
                    "metadata": {"HA_Enabled": "True"},
@@ -107,18 +126,27 @@ Behaviour worth knowing:
   old ``updated_at``, until it has booted. ``masakari.simulator.bmcs``
   (the CLI's ``--bmc``) gives each host a Redfish and an IPMI BMC tied to
   its power.
+* Each server holds its flavor's resources (``m1.small`` by default; the
+  ``m1.*`` flavors of Nova are built in) on its host's Placement
+  provider. A host without ``resources`` has ``VCPU`` 128 at ratio 4.0,
+  ``MEMORY_MB`` 1048576 (512 reserved) and ``DISK_GB`` 10240. An
+  evacuation accepted holds the resources on its destination too, until
+  it ends (Nova keeps the failed host's allocation until that host's
+  nova-compute starts again; here it goes when the evacuation ends).
 * Evacuate picks its destination when accepted: the requested host if its
-  service is enabled and up (disabled only with ``force``) and under
-  ``max_servers``, else the least loaded such host; with none the server
-  ends in ``error``. The move completes after ``evacuate_delay`` (per server)
-  or ``delays.evacuate`` seconds; ``fail_evacuate`` servers end in
-  ``error`` on their old host instead. With ``evacuation_workers`` N > 0,
-  Nova carries out N evacuations at a time and the others wait their turn
-  (in the order they were accepted).
-* Fault rules match Keystone or Nova calls by method, path glob (with or
-  without the version prefix) and action name; ``hang`` delays the answer
-  (a "hung" call), ``status`` replaces it by an error in the service's fault
-  format; ``times``/``skip`` choose which matching calls are affected.
+  service is enabled and up (disabled only with ``force``), under
+  ``max_servers`` and with room in Placement, else the least loaded such
+  host; with none (Nova's NoValidHost) the server ends in ``error`` at
+  once, on its host, with the fault Nova records. The move completes
+  after ``evacuate_delay`` (per server) or ``delays.evacuate`` seconds;
+  ``fail_evacuate`` servers end in ``error`` on their old host instead.
+  With ``evacuation_workers`` N > 0, Nova carries out N evacuations at a
+  time and the others wait their turn (in the order they were accepted).
+* Fault rules match Keystone, Nova or Placement calls by method, path
+  glob (with or without the version prefix) and action name; ``hang``
+  delays the answer (a "hung" call), ``status`` replaces it by an error in
+  the service's fault format; ``times``/``skip`` choose which matching
+  calls are affected.
 * Servers are listed newest first (Nova's created_at/id descending order),
   i.e. in reverse topology order; a full page has a ``servers_links`` next
   link.
