@@ -41,6 +41,9 @@ def summary(segment):
         'hosts': len(segment.hosts),
         'failures_tolerated': tolerated.count,
         'exact': tolerated.exact,
+        # NOTE: a failing set of k hosts: at most k - 1 are tolerated.
+        'at_most': (len(tolerated.worst) - 1 if tolerated.worst else
+                    tolerated.count if tolerated.exact else None),
         'failing_set': list(tolerated.worst),
         'spare': tolerance.spare(segment),
         'worst_host': worst,

@@ -67,6 +67,16 @@ def _table(headers, rows):
             for row in [headers] + rows]
 
 
+def _tolerated(summary):
+    """``2``, or ``>= 2 (<= 5)`` when only bounds are known."""
+    if summary['exact']:
+        return str(summary['failures_tolerated'])
+    text = '>= %d' % summary['failures_tolerated']
+    if summary['at_most'] is not None:
+        text += ' (<= %d)' % summary['at_most']
+    return text
+
+
 def _capacity_lines(summaries):
     classes = report.resource_classes(item['spare'] for item in summaries)
     rows = []
@@ -74,8 +84,7 @@ def _capacity_lines(summaries):
         worst = item['worst_host']
         rows.append(
             [item['segment'], item['recovery_method'], item['hosts'],
-             ('%d' if item['exact'] else '>= %d')
-             % item['failures_tolerated']] +
+             _tolerated(item)] +
             [item['spare'].get(name, 0) for name in classes] +
             ['%s (%d)' % (worst, len(
                 item['worst_host_servers_without_room']))

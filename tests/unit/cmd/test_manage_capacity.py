@@ -17,7 +17,9 @@ cloud: tables, JSON, errors, and nothing changed.
 import json
 
 from oslo_utils import uuidutils
+import testtools
 
+from masakari.cmd import segment_capacity
 from masakari.compute import nova
 from masakari.db.sqlalchemy import models
 from masakari.simulator import server
@@ -75,7 +77,7 @@ class TestSegmentCapacity(test_manage.ManageTestCase):
         self.assertEqual(
             {'segment': 'seg-1', 'uuid': self.segment,
              'recovery_method': 'auto', 'hosts': 3,
-             'failures_tolerated': 1, 'exact': True,
+             'failures_tolerated': 1, 'exact': True, 'at_most': 1,
              'spare': {'VCPU': 6, 'MEMORY_MB': 12288, 'DISK_GB': 180},
              'worst_host': None, 'worst_host_servers_without_room': []},
             {key: value for key, value in summary.items()
@@ -135,3 +137,15 @@ class TestSegmentCapacity(test_manage.ManageTestCase):
         code, out, _err = self.manage('segment', 'capacity')
         self.assertEqual(1, code)
         self.assertIn('503', out)
+
+
+class TestToleratedColumn(testtools.TestCase):
+
+    def test_exact_or_bounds(self):
+        def text(count, exact, at_most):
+            return segment_capacity._tolerated({
+                'failures_tolerated': count, 'exact': exact,
+                'at_most': at_most})
+        self.assertEqual(['2', '>= 2 (<= 5)', '>= 2'],
+                         [text(2, True, 2), text(2, False, 5),
+                          text(2, False, None)])
