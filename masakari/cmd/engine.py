@@ -19,6 +19,7 @@ import sys
 from oslo_log import log as logging
 from oslo_service import service as oslo_service
 
+from masakari.capacity import report
 from masakari.common import cli
 from masakari.common import startup
 import masakari.conf
@@ -79,7 +80,7 @@ def main():
         metrics_server.serve(
             CONF.metrics.listen_address, CONF.metrics.engine_listen_port,
             collectors=[engine_metrics.OldestNotificationCollector(
-                brake.is_held)] + capacity_metrics.collectors())
+                brake.is_held)] + capacity_metrics.collectors(report.capacity))
     startup.freeze_loaded_objects()
     launcher = oslo_service.launch(CONF, server, restart_method='mutate')
     return launcher.wait()

@@ -13,10 +13,11 @@
 """The failover capacity of every segment, as masakari-engine gauges
 (opt-in: [metrics]/segment_capacity_interval).
 
-A background thread computes it (Nova and Placement reads, the packing)
-once at start and then every interval; a scrape serves the last
-computation and never reads the cloud. A segment whose computation
-fails keeps no sample until the next one succeeds (logged).
+A background thread computes it (Nova and Placement reads, the packing,
+by the function masakari-engine hands over: masakari.capacity's
+``report.capacity``) once at start and then every interval; a scrape
+serves the last computation and never reads the cloud. A segment whose
+computation fails keeps no sample until the next one succeeds (logged).
 """
 
 import threading
@@ -24,7 +25,6 @@ import threading
 from oslo_log import log as logging
 from prometheus_client.core import GaugeMetricFamily
 
-from masakari.capacity import report
 import masakari.conf
 from masakari import context as masakari_context
 from masakari import objects
@@ -37,10 +37,14 @@ class SegmentCapacityCollector:
     """``masakari_segment_failures_tolerated{segment}``,
     ``masakari_segment_failures_tolerated_target{segment}`` and
     ``masakari_segment_spare{segment,resource}``.
+
+    :param capacity: ``(context, segment)`` -> the capacity summary of a
+        FailoverSegment (``masakari.capacity.report.capacity``).
     """
 
-    def __init__(self, interval):
+    def __init__(self, interval, capacity):
         self.interval = interval
+        self._capacity = capacity
         self._summaries = []
         self._stop = threading.Event()
 
@@ -69,7 +73,7 @@ class SegmentCapacityCollector:
         summaries = []
         for segment in objects.FailoverSegmentList.get_all(admin):
             try:
-                summaries.append(report.capacity(admin, segment))
+                summaries.append(self._capacity(admin, segment))
             except Exception as error:
                 LOG.warning('Failover capacity of segment %(segment)s not '
                             'computed: %(error)s',
@@ -110,9 +114,10 @@ class SegmentCapacityCollector:
         return list(self._families())
 
 
-def collectors():
-    """The capacity collector, started, when
-    [metrics]/segment_capacity_interval is set; else none.
+def collectors(capacity):
+    """The capacity collector (see SegmentCapacityCollector), started,
+    when [metrics]/segment_capacity_interval is set; else none.
     """
     interval = CONF.metrics.segment_capacity_interval
-    return [SegmentCapacityCollector(interval).start()] if interval else []
+    return ([SegmentCapacityCollector(interval, capacity).start()]
+            if interval else [])

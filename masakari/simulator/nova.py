@@ -83,11 +83,7 @@ def fault_response(status, message, headers=None):
 
 def requested_version(request):
     """The microversion asked for (2.1 when absent); HTTPError otherwise."""
-    text = None
-    for part in (request.header('OpenStack-API-Version') or '').split(','):
-        words = part.split()
-        if len(words) == 2 and words[0].lower() == 'compute':
-            text = words[1]
+    text = web.api_version(request, 'compute')
     if text is None:
         text = request.header(VERSION_HEADER)
     if text is None:

@@ -107,11 +107,7 @@ def fault_response(status, message, headers=None):
 
 def requested_version(request):
     """The microversion asked for (1.0 when absent); HTTPError otherwise."""
-    text = None
-    for part in (request.header('OpenStack-API-Version') or '').split(','):
-        words = part.split()
-        if len(words) == 2 and words[0].lower() == SERVICE_TYPE:
-            text = words[1]
+    text = web.api_version(request, SERVICE_TYPE)
     if text is None:
         return MIN_VERSION
     if text == 'latest':

@@ -61,6 +61,18 @@ class Request:
             return self.body_bytes.decode('utf-8', 'replace')
 
 
+def api_version(request, service_type):
+    """The version asked for ``service_type`` in the request's
+    ``OpenStack-API-Version`` header (``compute 2.53``), or None.
+    """
+    text = None
+    for part in (request.header('OpenStack-API-Version') or '').split(','):
+        words = part.split()
+        if len(words) == 2 and words[0].lower() == service_type:
+            text = words[1]
+    return text
+
+
 class Response:
     """Status, headers and a JSON (or empty) body."""
 

@@ -18,8 +18,10 @@ segment that has room and in one that does not.
 
 import json
 import subprocess
+import time
 
 from tests.e2e import base
+from tests.e2e import test_metrics
 from tests.fixtures import processes
 
 HOST_DOWN = {'event': 'STOPPED', 'host_status': 'NORMAL',
@@ -52,10 +54,13 @@ class TestFailoverCapacity(base.E2ETestCase):
     topology = {'delays': base.INSTANT,
                 'hosts': FITS[0] + TIGHT[0] + CAPACITY[0],
                 'servers': FITS[1] + TIGHT[1] + CAPACITY[1]}
+    engine_port = processes.free_port()
     options = {
         'host_failure': {'placement_aware': True},
         # No periodic retry of an error: the outcome stays as recovered.
         'DEFAULT': {'process_unfinished_notifications_interval': 3600},
+        'metrics': {'enabled': True, 'engine_listen_port': engine_port,
+                    'segment_capacity_interval': 2},
     }
 
     def manage(self, *args):
@@ -148,3 +153,21 @@ class TestFailoverCapacity(base.E2ETestCase):
                          (summary['failures_tolerated'], summary['exact'],
                           summary['worst_host'],
                           len(summary['worst_host_servers_without_room'])))
+        # The engine exports the same, on its next computation.
+        name = segment['name']
+        deadline = time.monotonic() + 30
+        while True:
+            samples = test_metrics.scrape(self.engine_port)
+            if test_metrics.value(samples, 'masakari_segment_spare',
+                                  segment=name, resource='VCPU'):
+                break
+            self.assertLess(time.monotonic(), deadline, samples)
+            time.sleep(0.5)
+        self.assertEqual(
+            (0, 1, summary['spare']['VCPU']),
+            tuple(test_metrics.value(samples, family, segment=name)
+                  for family in ('masakari_segment_failures_tolerated',
+                                 'masakari_segment_failures_tolerated_'
+                                 'target'))
+            + (test_metrics.value(samples, 'masakari_segment_spare',
+                                  segment=name, resource='VCPU'),))

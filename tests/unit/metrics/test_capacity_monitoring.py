@@ -10,24 +10,18 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The failover capacity gauges of masakari-engine, their alert rule
-(promtool unit tests, when promtool is installed) and dashboard panel.
+"""The failover capacity gauges of masakari-engine and their dashboard
+panel (the alert rule is tested with the others, test_monitoring_files).
 """
-
-import json
-import os
-import shutil
-import subprocess
 
 import fixtures
 import testtools
 
+from masakari.capacity import report
 from masakari.metrics import capacity as capacity_metrics
 from tests.fixtures import engine
 from tests.unit.metrics import test_monitoring_files
 
-PROMTOOL_TESTS = os.path.join(os.path.dirname(__file__), 'promtool',
-                              'segment-capacity.yaml')
 ROOM_FOR_ONE = {'VCPU': 2, 'MEMORY_MB': 4096, 'DISK_GB': 40}
 
 
@@ -53,7 +47,8 @@ class CapacityGaugesTestCase(testtools.TestCase):
     def test_the_last_computation_is_served(self):
         self.engine.conf.config(failures_tolerated_target=2,
                                 group='metrics')
-        collector = capacity_metrics.SegmentCapacityCollector(60)
+        collector = capacity_metrics.SegmentCapacityCollector(
+            60, report.capacity)
         self.assertEqual({}, self.samples(collector))
         collector.refresh()
         self.engine.nova.reset_calls()
@@ -72,24 +67,26 @@ class CapacityGaugesTestCase(testtools.TestCase):
 
     def test_a_segment_that_cannot_be_read_has_no_sample(self):
         self.engine.nova.add_fault(service='placement', status=503)
-        collector = capacity_metrics.SegmentCapacityCollector(60)
+        collector = capacity_metrics.SegmentCapacityCollector(
+            60, report.capacity)
         collector.refresh()
         self.assertEqual({}, self.samples(collector))
         self.assertIn('Failover capacity of segment seg-1 not computed',
                       self.engine.logs.output)
 
     def test_off_by_default_started_when_asked(self):
-        self.assertEqual([], capacity_metrics.collectors())
+        self.assertEqual([], capacity_metrics.collectors(report.capacity))
         self.engine.conf.config(segment_capacity_interval=3600,
                                 group='metrics')
         self.useFixture(fixtures.MockPatchObject(
             capacity_metrics.SegmentCapacityCollector, 'refresh'))
-        [collector] = capacity_metrics.collectors()
+        [collector] = capacity_metrics.collectors(report.capacity)
         self.addCleanup(collector.stop)
         self.assertEqual(3600, collector.interval)
 
     def test_describe_reads_nothing(self):
-        described = capacity_metrics.SegmentCapacityCollector(0).describe()
+        described = capacity_metrics.SegmentCapacityCollector(
+            0, report.capacity).describe()
         self.assertEqual(['masakari_segment_failures_tolerated',
                           'masakari_segment_failures_tolerated_target',
                           'masakari_segment_spare'],
@@ -97,23 +94,12 @@ class CapacityGaugesTestCase(testtools.TestCase):
         self.assertEqual([], self.engine.nova.calls())
 
 
-class CapacityMonitoringFilesTestCase(testtools.TestCase):
+class CapacityDashboardTestCase(testtools.TestCase):
 
-    def test_alert_rule_promtool_unit_tests(self):
-        promtool = shutil.which('promtool')
-        if promtool is None:
-            self.skipTest('promtool is not installed (Debian: prometheus)')
-        result = subprocess.run([promtool, 'test', 'rules', PROMTOOL_TESTS],
-                                capture_output=True, text=True, timeout=60)
-        self.assertEqual(0, result.returncode,
-                         result.stdout + result.stderr)
-
-    def test_dashboard_panel_of_spare_room(self):
-        with open(test_monitoring_files.DASHBOARD) as dashboard:
-            panels = json.load(dashboard)['panels']
-        [panel] = [panel for panel in panels
-                   if panel['title'] == 'Failover capacity: spare room by '
-                                        'segment']
-        self.assertEqual(['min by (segment, resource) '
-                          '(masakari_segment_spare)'],
+    def test_panel_of_spare_room(self):
+        [panel] = [panel for panel in test_monitoring_files.dashboard()[
+            'panels'] if panel['title'] == 'Failover capacity: spare room '
+                                             'by segment']
+        self.assertEqual(['min by (segment, resource) (masakari_segment_'
+                          'spare{job=~"$job", instance=~"$instance"})'],
                          [target['expr'] for target in panel['targets']])

@@ -57,7 +57,7 @@ def exported_names():
     metrics = list(prometheus_client.REGISTRY.collect())
     metrics += engine_metrics.OldestNotificationCollector(
         None).describe()
-    metrics += capacity_metrics.SegmentCapacityCollector(0).describe()
+    metrics += capacity_metrics.SegmentCapacityCollector(0, None).describe()
     return {metric.name + suffix for metric in metrics
             if metric.name.startswith('masakari_')
             for suffix in SUFFIXES[metric.type]}
