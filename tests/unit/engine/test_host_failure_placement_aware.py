@@ -146,6 +146,17 @@ class AutoTestCase(PlacementAwareTestCase):
                       "failed" % self.id_of('high'),
                       self.messages(notification)['EvacuateInstancesTask'])
 
+    def test_without_placement_nova_picks(self):
+        self.nova.add_fault(service='placement', status=503)
+        notification = self.host_down()
+
+        self.assertEqual(Status.FINISHED, notification.status)
+        self.assertEqual([{}] * 4,
+                         [body for _name, body in self.evacuations()])
+        self.assertIn("Failover capacity not read (Service Unavailable "
+                      "(HTTP 503)): Nova's scheduler picks the targets",
+                      self.messages(notification)['EvacuateInstancesTask'])
+
 
 class DefaultTestCase(base.RecoveryTestCase):
     """Without the option: no Placement request, Nova picks."""
@@ -205,3 +216,36 @@ class ReservedHostTestCase(PlacementAwareTestCase):
             for name in ('reserved-1', 'reserved-2')})
         self.assertEqual('disabled',
                          self.nova.service('reserved-2')['status'])
+
+
+class AutoPriorityTestCase(PlacementAwareTestCase):
+    """The auto workflow takes what fits, the reserved-host one the rest:
+    as the what-if of the segment plans it (auto hosts, then reserved).
+    """
+
+    recovery_method = 'auto_priority'
+    hosts = [{'name': base.FAILED_HOST, 'state': 'down'},
+             {'name': 'compute-2', 'resources': TWO_MEDIUM},
+             {'name': 'reserved-1', 'status': 'disabled',
+              'resources': TWO_MEDIUM}]
+    servers = [medium('low', 1), medium('high', 9), medium('mid', 5),
+               medium('top', 10)]
+
+    def setUp(self):
+        super().setUp()
+        self.engine.create_host(self.segment, name='compute-2')
+        self.engine.create_host(self.segment, name='reserved-1',
+                                reserved=True)
+
+    def test_no_evacuation_fails(self):
+        notification = self.host_down()
+
+        self.assertEqual(Status.FINISHED, notification.status)
+        self.assertEqual(sorted([('top', {'host': 'compute-2'}),
+                                 ('high', {'host': 'compute-2'}),
+                                 ('mid', {'host': 'reserved-1'}),
+                                 ('low', {'host': 'reserved-1'})]),
+                         sorted(self.evacuations()))
+        self.assertEqual(
+            sorted(['succeeded'] * 4 + ['ignored'] * 2),
+            sorted(move.status for move in self.engine.vmoves(notification)))

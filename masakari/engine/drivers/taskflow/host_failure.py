@@ -164,10 +164,11 @@ class EvacuateInstancesTask(base.MasakariTask):
         if CONF.host_failure.placement_aware:
             recovery = placement_aware.PlannedRecovery(
                 self, host_name, reserved_host)
-            recovery.run(moves)
-            self._check_outcome(recovery.final_moves(), host_name,
-                                notification_uuid, recovery.no_room_message())
-            return
+            if recovery.run(moves):
+                self._check_outcome(recovery.final_moves(), host_name,
+                                    notification_uuid,
+                                    recovery.no_room_message())
+                return
         if reserved_host:
             with self.taking(host_name, reserved_host):
                 self._evacuate(moves, functools.partial(

@@ -25,6 +25,10 @@ that refused one last; and the failed instance, if it is still on the
 failed host and was active or in error, is planned again away from the
 hosts that refused it (at most MAX_HOSTS per instance).
 
+When the capacity cannot be read at the start (Placement unreachable, no
+endpoint), the task evacuates as without the option, Nova's scheduler
+picking; a later read that fails keeps the plan it has.
+
 Instances without room are never asked of Nova. On a reserved host that
 is not the workflow's last chance (another reserved host of the segment
 is still free) they stay ``pending`` for the next attempt, and a
@@ -43,6 +47,7 @@ from oslo_utils import timeutils
 from masakari.capacity import packing
 from masakari.capacity import reader
 from masakari.compute import nova
+from masakari import exception
 from masakari import objects
 from masakari.objects import fields
 
@@ -160,9 +165,7 @@ class PlannedRecovery:
         with self.lock:
             if self.stale:
                 self.stale = False
-                self._plan([waiting for waiting in self.round
-                            if waiting.uuid not in self.started],
-                           self._read())
+                self._replan_waiting()
             target = self.targets[move.instance_uuid]
             if target is WITHOUT_ROOM:
                 self.without_room.append(move)
@@ -175,8 +178,19 @@ class PlannedRecovery:
                                         set()).add(target)
                 self.stale = True
 
-    def _round(self, moves, stack):
-        planned, left = self._plan(moves, self._read())
+    def _replan_waiting(self):
+        try:
+            model = self._read()
+        except exception.MasakariException as error:
+            # NOTE: the plan made from the last reads stays.
+            LOG.warning('Failover capacity not read again, the plan stays: '
+                        '%s', error)
+            return
+        self._plan([waiting for waiting in self.round
+                    if waiting.uuid not in self.started], model)
+
+    def _round(self, moves, stack, model):
+        planned, left = self._plan(moves, model)
         if planned:
             self.task.update_details(
                 "Planned targets of the instances of host '%(host)s': "
@@ -195,7 +209,8 @@ class PlannedRecovery:
         self.task._evacuate(self.round, self._evacuate_one)
         for move in self.round:
             self.latest[move.instance_uuid] = move
-        return self._retries()
+        retries = self._retries()
+        return retries, self._read() if retries else None
 
     def _retries(self):
         """New moves for the instances Nova refused that may be planned
@@ -246,15 +261,28 @@ class PlannedRecovery:
     # --- the whole execution -------------------------------------------------
 
     def run(self, moves):
-        """Evacuate ``moves`` by the plan, round after round."""
+        """Evacuate ``moves`` by the plan, round after round.
+
+        :returns: False, having done nothing, when the capacity cannot be
+            read (the task then evacuates as without placement_aware).
+        """
+        try:
+            model = self._read()
+        except exception.MasakariException as error:
+            message = ("Failover capacity not read (%s): Nova's scheduler "
+                       "picks the targets" % error)
+            LOG.warning(message)
+            self.task.update_details(message, 0.1)
+            return False
         with contextlib.ExitStack() as stack:
             while moves:
-                moves = self._round(moves, stack)
+                moves, model = self._round(moves, stack, model)
         if self.last_chance:
             for move in self.without_room:
                 move.update({'status': Status.IGNORED, 'message': NO_ROOM,
                              'end_time': timeutils.utcnow()})
                 move.save()
+        return True
 
     def final_moves(self):
         """The last move of each instance that was asked of Nova."""
