@@ -97,9 +97,10 @@ class CapacityGaugesTestCase(testtools.TestCase):
 class CapacityDashboardTestCase(testtools.TestCase):
 
     def test_panel_of_spare_room(self):
-        [panel] = [panel for panel in test_monitoring_files.dashboard()[
-            'panels'] if panel['title'] == 'Failover capacity: spare room '
-                                             'by segment']
+        title = 'Failover capacity: spare room by segment'
+        [panel] = [panel for panel in
+                   test_monitoring_files.dashboard()['panels']
+                   if panel['title'] == title]
         self.assertEqual(['min by (segment, resource) (masakari_segment_'
                           'spare{job=~"$job", instance=~"$instance"})'],
                          [target['expr'] for target in panel['targets']])
