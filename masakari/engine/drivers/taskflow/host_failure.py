@@ -138,7 +138,8 @@ class PrepareHAEnabledInstancesTask(base.MasakariTask):
 
 class EvacuateInstancesTask(base.MasakariTask):
     """Evacuate the instances of the notification's pending vmoves, in
-    parallel, to the reserved host when one is given.
+    parallel, to the reserved host when one is given; with
+    [host_failure]/placement_aware, by the plan of ``placement_aware``.
 
     :param update_host_method: ``(context, host_name)`` called before
         evacuating to a reserved host; it marks the host as no longer
