@@ -42,6 +42,9 @@ DASHBOARD_FILE = os.path.join('monitoring', 'grafana-dashboard.json')
 # --metrics: less than the demo's, so that its recovery shows the warning
 # and the MasakariRecoveryOverBudget alert.
 METRICS_RECOVERY_BUDGET = 1
+# Seconds between two computations of the failover capacity with
+# --metrics ([metrics]/segment_capacity_interval).
+METRICS_CAPACITY_INTERVAL = 10
 # Seconds between Prometheus's scrapes of the all-in-one.
 SCRAPE_INTERVAL = 5
 # Seconds to wait after disabling a failed host's service (Masakari: 180).
@@ -149,6 +152,8 @@ _METRICS_TEMPLATE = """\
 # Written by masakari-aio --metrics.
 [metrics]
 enabled = true
+# Every segment's failover capacity, for the dashboard's capacity panels.
+segment_capacity_interval = {capacity_interval}
 
 [host_failure]
 # Short, so that the demo's recovery is over budget (the WARNING and the
@@ -181,7 +186,8 @@ def write_metrics(state_dir):
     path = os.path.join(state_dir, METRICS_CONFIG_FILE)
     with open(path, 'w') as conf_file:
         conf_file.write(_METRICS_TEMPLATE.format(
-            budget=METRICS_RECOVERY_BUDGET))
+            budget=METRICS_RECOVERY_BUDGET,
+            capacity_interval=METRICS_CAPACITY_INTERVAL))
     return path
 
 

@@ -30,6 +30,7 @@ from masakari.aio import metrics_endpoints
 from masakari.aio import profile
 from masakari.aio import wsgi_server
 from masakari.api import metrics as api_metrics
+from masakari.capacity import report
 from masakari.compute import nova
 import masakari.conf
 from masakari import config
@@ -38,6 +39,7 @@ from masakari.db import migration
 from masakari.engine import brake
 from masakari.engine.drivers.taskflow import persistence
 from masakari import metrics
+from masakari.metrics import capacity as capacity_metrics
 from masakari.metrics import engine as engine_metrics
 from masakari import objects
 from masakari import policy
@@ -153,6 +155,9 @@ class AllInOne:
         self.metrics = metrics
         #: ``api`` and ``engine`` -> their metrics_endpoints.Endpoint.
         self.metrics_endpoints = {}
+        #: The failover capacity's collectors (started; see [metrics]/
+        #: segment_capacity_interval).
+        self.capacity_collectors = []
         self.prometheus_file = None
         self.simulator = None
         self.engine = None
@@ -243,12 +248,14 @@ class AllInOne:
         configuration that scrapes them.
         """
         address = CONF.metrics.listen_address
+        self.capacity_collectors = capacity_metrics.collectors(
+            report.capacity)
         for name, endpoint, option in (
                 ('api', metrics_endpoints.api_endpoint(),
                  'api_listen_port'),
                 ('engine', metrics_endpoints.engine_endpoint(
                     [engine_metrics.OldestNotificationCollector(
-                        brake.is_held)]),
+                        brake.is_held)] + self.capacity_collectors),
                  'engine_listen_port')):
             port = getattr(CONF.metrics, option)
             self.metrics_endpoints[name] = _bind(
@@ -288,6 +295,9 @@ class AllInOne:
         for endpoint in self.metrics_endpoints.values():
             endpoint.stop()
         self.metrics_endpoints = {}
+        for collector in self.capacity_collectors:
+            collector.stop()
+        self.capacity_collectors = []
         metrics.disable()
         if self.simulator is not None:
             self.simulator.stop()

@@ -232,6 +232,13 @@ class TestMetrics(testtools.TestCase):
         # Read from the database at each scrape.
         self.assertIn(('masakari_engine_oldest_notification_age_seconds',
                        frozenset({'status': 'new'}.items())), engine)
+        # The failover capacity, as last computed (here: now).
+        self.assertEqual(profile.METRICS_CAPACITY_INTERVAL,
+                         CONF.metrics.segment_capacity_interval)
+        [capacity] = self.aio.capacity_collectors
+        capacity.refresh()
+        self.assertIn('masakari_segment_failures_tolerated',
+                      {name for name, _labels in scrape(engine_url)})
         # Nothing is served twice.
         self.assertEqual(set(), {name for name, _labels in engine
                                  if name.startswith('masakari_api_')})
