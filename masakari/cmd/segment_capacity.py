@@ -14,13 +14,11 @@
 SEGMENT --host H [--host H2 ...]``: a segment's failover capacity, and the
 plan for the failure of given hosts, read from Masakari, Nova and
 Placement without changing anything. ``--format json`` prints the data
-of ``masakari.capacity.report``; the default is a table.
+of ``masakari.capacity.report``; the default is a table. Log lines go
+to standard error (the category is one of manage's report categories).
 """
 
-import contextlib
 import json
-import logging
-import sys
 
 from oslo_config import cfg
 
@@ -113,32 +111,14 @@ def _what_if_lines(plan):
     return lines
 
 
-@contextlib.contextmanager
-def _logs_on_stderr():
-    """Log lines (oslo.log writes them to stdout by default) go to stderr
-    meanwhile: stdout is for the output, which a program may parse.
-    """
-    moved = [handler for handler in logging.getLogger().handlers
-             if isinstance(handler, logging.StreamHandler) and
-             handler.stream is sys.stdout]
-    for handler in moved:
-        handler.setStream(sys.stderr)
-    try:
-        yield
-    finally:
-        for handler in moved:
-            handler.setStream(sys.stdout)
-
-
 def _run(compute, render):
     """Print ``compute(admin)`` as JSON or as ``render``'s lines; exit
     status 1 with the reason when the segment, a host or the cloud
     cannot be read.
     """
+    objects.register_all()
     try:
-        with _logs_on_stderr():
-            objects.register_all()
-            data = compute(context.get_admin_context())
+        data = compute(context.get_admin_context())
     except exception.MasakariException as error:
         print(error.format_message())
         return 1

@@ -121,8 +121,8 @@ class TestStartupErrors(testscenarios.WithScenarios, testtools.TestCase):
             'prog': 'masakari-simulator', 'argv': ['--topology', 'nowhere'],
             'status': 2,
             'line': 'topology nowhere: no such file, and no bundled '
-                    'topology of that name (failures, reserved_host, '
-                    'small)'}),
+                    'topology of that name (capacity, failures, '
+                    'reserved_host, small)'}),
     ]
     argv = None
     extra = ()
