@@ -105,6 +105,30 @@ host_failure_opts = [
                       "host_failure_recovery_threads). Unset (the "
                       "default): every [DEFAULT]/verify_interval seconds, "
                       "as Masakari 22.0.0."),
+    # NOTE: opt-in; unset keeps 22.0.0's per-host threads.
+    cfg.IntOpt('max_concurrent_evacuations',
+               min=1,
+               help="How many evacuations this engine asks Nova to run at "
+                    "once, over all the hosts it recovers together. Set, "
+                    "every host recovery draws its evacuations from this "
+                    "one budget instead of running "
+                    "host_failure_recovery_threads of its own: the failed "
+                    "hosts are served round robin, each host's instances "
+                    "in their recovery order (the capacity plan's "
+                    "priority with placement_aware), and the number in "
+                    "flight halves when Nova answers 429 or 503 (the "
+                    "request is then sent again after a back-off, for up "
+                    "to wait_period_after_evacuation seconds) or when an "
+                    "evacuation takes three times longer than the "
+                    "quickest recent ones, then grows by one per "
+                    "evacuation back to this budget. With a coordination "
+                    "backend ([coordination]/backend_url) each engine of "
+                    "the group takes an equal share, at least 1. Pick it "
+                    "at or under the number of evacuations Nova's "
+                    "conductors can rebuild at once (see the operations "
+                    "guide). Unset (the default): each host recovery "
+                    "evacuates host_failure_recovery_threads instances at "
+                    "once, as Masakari 22.0.0."),
 ]
 
 instance_failure_opts = [

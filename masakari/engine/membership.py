@@ -52,6 +52,10 @@ class DatabaseLeases:
         """None: only the lease can tell."""
         return None
 
+    def count(self):
+        """None: no group to count."""
+        return None
+
 
 class ToozGroup:
     """Membership of the ``masakari-engines`` tooz group.
@@ -116,6 +120,10 @@ class ToozGroup:
     def alive(self, host):
         """Whether ``host`` is a member, as of the last refresh."""
         return host.encode('utf-8') in self.members
+
+    def count(self):
+        """How many engines are members, as of the last refresh."""
+        return len(self.members)
 
 
 def for_config(conf):

@@ -31,6 +31,7 @@ from oslo_utils import timeutils
 import masakari.conf
 from masakari import context as masakari_context
 from masakari.engine import brake
+from masakari.engine import evacuation_budget
 from masakari.engine import membership
 from masakari.engine import takeover
 from masakari import objects
@@ -144,6 +145,7 @@ class RecoveryWatch:
             keys = []
             if self.lease:
                 self.members.refresh()
+                evacuation_budget.engines_in_group(self.members.count())
                 self._renew(context)
                 keys += self._look_for_orphans(context)
             if self.new_age:

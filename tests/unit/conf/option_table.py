@@ -115,6 +115,8 @@ GROUPS = [
     ('host_failure', 'poll_compute_service_down', Bool, False, {}),
     ('host_failure', 'evacuation_poll_interval', Float, None,
      {'min': 0.05}),
+    # Extension: one evacuation budget for the engine.
+    ('host_failure', 'max_concurrent_evacuations', Int, None, {'min': 1}),
     # Extension: the per-phase timeline's budget (metrics).
     ('host_failure', 'recovery_time_budget', Float, None, {'min': 0}),
     ('instance_failure', 'process_all_instances', Bool, False, {}),

@@ -85,8 +85,8 @@ class TestOptionDefinitions(testtools.TestCase):
         # recovery_time_budget, [metrics], [takeover].
         self.assertEqual({'DEFAULT': 48, 'coordination': 1,
                           # + 4 of the mass-failure brake, + 2 of the
-                          # failover capacity
-                          'host_failure': 8 + 4 + 2, 'instance_failure': 2,
+                          # failover capacity, + the evacuation budget
+                          'host_failure': 8 + 4 + 2 + 1, 'instance_failure': 2,
                           'process_failure': 1, 'taskflow': 1,
                           'osapi_v1': 3, 'ssl': 5, 'wsgi': 11,
                           # + 2 of the failover capacity

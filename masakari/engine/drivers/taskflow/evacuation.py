@@ -33,6 +33,7 @@ from oslo_utils import timeutils
 import masakari.conf
 from masakari.engine.drivers.taskflow import base
 from masakari.engine.drivers.taskflow import waiting
+from masakari.engine import evacuation_budget
 from masakari import exception
 from masakari.objects import fields
 
@@ -196,7 +197,8 @@ class _Evacuation:
         vmove.status = fields.VMoveStatus.ONGOING
         vmove.start_time = timeutils.utcnow()
         vmove.save()
-        novaclient.evacuate_instance(context, uuid, target=self.reserved_host)
+        evacuation_budget.request(lambda: novaclient.evacuate_instance(
+            context, uuid, target=self.reserved_host))
         _confirm_evacuated(context, novaclient, vmove, instance)
 
         if original_state != ACTIVE and stop_after:

@@ -32,6 +32,7 @@ from masakari.engine.drivers.taskflow import base
 from masakari.engine.drivers.taskflow import evacuation
 from masakari.engine.drivers.taskflow import placement_aware
 from masakari.engine.drivers.taskflow import waiting
+from masakari.engine import evacuation_budget
 from masakari import exception
 from masakari import objects
 from masakari.objects import fields
@@ -231,22 +232,27 @@ class EvacuateInstancesTask(base.MasakariTask):
     def _evacuate(self, moves, evacuate_one):
         """Run ``evacuate_one(move)`` for each move, in the list's order.
         """
-        # NOTE: a move is announced, then waits for a free slot; at most
-        # host_failure_recovery_threads evacuations run at once. The moves
-        # that have a slot at once are announced in one progress write,
-        # which would otherwise delay each start by the previous write.
-        count = CONF.host_failure_recovery_threads
-        slots = threading.BoundedSemaphore(count)
+        # NOTE: a move is announced, then waits for a free slot: one of
+        # host_failure_recovery_threads, or of the engine's evacuation
+        # budget when one is set. The moves that have a slot at once are
+        # announced in one progress write, which would otherwise delay
+        # each start by the previous write.
+        budget = evacuation_budget.current()
+        if budget is None:
+            slots = _HostSlots(CONF.host_failure_recovery_threads)
+        else:
+            slots = _BudgetSlots(budget)
+        count = slots.at_once()
         if moves:
             self._announce(moves[:count])
         threads = []
         for number, move in enumerate(moves):
             if number >= count:
                 self._announce([move])
-            slots.acquire()
+            slot = slots.acquire(move)
             thread = threading.Thread(
                 target=self._evacuate_in_slot,
-                args=(slots, move, evacuate_one),
+                args=(slots, slot, move, evacuate_one),
                 name='evacuate-%s' % move.instance_uuid)
             thread.start()
             threads.append(thread)
@@ -258,11 +264,13 @@ class EvacuateInstancesTask(base.MasakariTask):
             ["Evacuation of instance started: '%s'" % move.instance_uuid
              for move in moves], 0.5)
 
-    def _evacuate_in_slot(self, slots, move, evacuate_one):
+    def _evacuate_in_slot(self, slots, slot, move, evacuate_one):
+        succeeded = False
         try:
             evacuate_one(move)
+            succeeded = move.status == fields.VMoveStatus.SUCCEEDED
         finally:
-            slots.release()
+            slots.release(slot, succeeded)
 
     def evacuate_move(self, move, target=None):
         """Evacuate one move's instance to ``target`` (None: Nova's
@@ -315,3 +323,38 @@ class EvacuateInstancesTask(base.MasakariTask):
     def _fail(self, message):
         self.update_details(message, 0.7)
         raise exception.HostRecoveryFailureException(message=message)
+
+
+class _HostSlots:
+    """host_failure_recovery_threads evacuations of this host at once."""
+
+    def __init__(self, count):
+        self.count = count
+        self.semaphore = threading.BoundedSemaphore(count)
+
+    def at_once(self):
+        return self.count
+
+    def acquire(self, move):
+        self.semaphore.acquire()
+
+    def release(self, slot, succeeded):
+        self.semaphore.release()
+
+
+class _BudgetSlots:
+    """This host's evacuations, in slots of the engine's budget (shared
+    round robin by failed host: the moves' source host).
+    """
+
+    def __init__(self, budget):
+        self.budget = budget
+
+    def at_once(self):
+        return self.budget.window.slots()
+
+    def acquire(self, move):
+        return self.budget.acquire(move.source_host)
+
+    def release(self, slot, succeeded):
+        self.budget.release(slot, succeeded)

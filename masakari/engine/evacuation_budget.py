@@ -1,0 +1,257 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""One evacuation budget for the whole engine (opt-in).
+
+With [host_failure]/max_concurrent_evacuations set, every host recovery
+of this engine draws its evacuation slots from one budget instead of
+running host_failure_recovery_threads evacuations of its own:
+
+- Fair: the hosts waiting for a slot are served round robin (a host that
+  got a slot waits behind the others for its next one), so no failed host
+  starves and hosts of equal size finish together. Inside a host, slots go
+  to its moves in the order the recovery asks for them: the order of the
+  capacity plan (highest restart priority first) where there is one.
+- Adaptive (AIMD): the number of slots in use at once, the window, starts
+  at the budget. It halves when Nova answers 429 or 503 to an evacuation,
+  or when an evacuation takes more than SLOW_FACTOR times its recent
+  baseline (the quickest of the last BASELINE_SAMPLES ones): Nova is
+  queueing. It halves at most once per baseline (FIRST_HOLD seconds
+  before there is one), so that one burst of answers from the same window
+  counts once, and never below one slot. Each
+  evacuation that ends in time grows it by one, back up to the budget.
+- Shared between engines: with a coordination backend the engines of the
+  group ``masakari-engines`` (see masakari/engine/membership.py) each take
+  an equal share of the budget, rounded down, at least one: the watch
+  tells the budget how many engines the group has at each round. Without
+  a backend each engine takes the whole budget.
+
+Unset (the default), nothing here is used: each host recovery runs
+host_failure_recovery_threads evacuations at once, as Masakari 22.0.0.
+"""
+
+import collections
+import threading
+import time
+
+import tenacity
+
+import masakari.conf
+
+CONF = masakari.conf.CONF
+
+# An evacuation this many times slower than the baseline means Nova queues.
+SLOW_FACTOR = 3.0
+# How many recent evacuation times the baseline is the quickest of.
+BASELINE_SAMPLES = 20
+# Evacuation times needed before one can be judged slow.
+MIN_SAMPLES = 5
+# Seconds between two halvings before there is a baseline.
+FIRST_HOLD = 1.0
+# The back-off between two requests of an evacuation Nova refused as
+# overloaded: exponential from this many seconds, at most MAX_RETRY_WAIT.
+FIRST_RETRY_WAIT = 0.5
+MAX_RETRY_WAIT = 10.0
+OVERLOAD_CODES = (429, 503)
+
+
+class Window:
+    """The AIMD window of evacuations in flight (see the module docstring).
+
+    :param limit: the largest window (the budget, or this engine's share).
+    :param clock: seconds, monotonic (a fake one in tests).
+    """
+
+    def __init__(self, limit, clock=time.monotonic):
+        self.limit = limit
+        self.size = float(limit)
+        self.clock = clock
+        self.durations = collections.deque(maxlen=BASELINE_SAMPLES)
+        self.last_halved = None
+
+    def slots(self):
+        """How many evacuations may run at once now."""
+        return max(1, int(self.size))
+
+    def baseline(self):
+        """The quickest recent evacuation, None before MIN_SAMPLES."""
+        if len(self.durations) < MIN_SAMPLES:
+            return None
+        return min(self.durations)
+
+    def ended(self, seconds):
+        """An evacuation ended after ``seconds``: grow, or halve if slow."""
+        baseline = self.baseline()
+        self.durations.append(seconds)
+        if baseline is not None and seconds > SLOW_FACTOR * baseline:
+            self.overloaded()
+        else:
+            self.size = min(float(self.limit), self.size + 1)
+
+    def overloaded(self):
+        """Nova is overloaded: halve, unless halved within one baseline."""
+        now = self.clock()
+        hold = self.baseline() or FIRST_HOLD
+        if self.last_halved is not None and now - self.last_halved < hold:
+            return
+        self.last_halved = now
+        self.size = max(1.0, self.size / 2)
+
+    def resize(self, limit):
+        """A new largest window (the number of engines changed)."""
+        self.limit = limit
+        self.size = min(self.size, float(limit))
+
+
+class Slot:
+    """One evacuation's turn; ``started`` is when it was granted."""
+
+    def __init__(self, host):
+        self.host = host
+        self.started = None
+
+
+class EvacuationBudget:
+    """Slots for evacuations, granted round robin by failed host.
+
+    ``acquire`` blocks; ``enter``/``granted`` are its two halves, without
+    waiting (for tests driving the budget step by step).
+
+    :param budget: [host_failure]/max_concurrent_evacuations.
+    :param clock: seconds, monotonic.
+    """
+
+    def __init__(self, budget, clock=time.monotonic):
+        self.budget = budget
+        self.clock = clock
+        self.window = Window(budget, clock)
+        self.in_use = 0
+        # host -> its slots waiting, in the order asked; the hosts in the
+        # order they are served next.
+        self._waiting = collections.OrderedDict()
+        self._changed = threading.Condition()
+
+    def enter(self, host):
+        """Ask for a slot for one of ``host``'s evacuations."""
+        slot = Slot(host)
+        with self._changed:
+            self._waiting.setdefault(host, collections.deque()).append(slot)
+            self._grant()
+        return slot
+
+    def granted(self, slot):
+        """Whether ``slot`` may run now."""
+        return slot.started is not None
+
+    def acquire(self, host):
+        """Wait for a slot for one of ``host``'s evacuations."""
+        slot = self.enter(host)
+        with self._changed:
+            self._changed.wait_for(lambda: self.granted(slot))
+        return slot
+
+    def release(self, slot, succeeded):
+        """The slot's evacuation ended; the time of one that ``succeeded``
+        adapts the window (a failure's says nothing of Nova's pace).
+        """
+        with self._changed:
+            self.in_use -= 1
+            if succeeded:
+                self.window.ended(self.clock() - slot.started)
+            self._grant()
+
+    def overloaded(self):
+        """Nova answered 429 or 503 to an evacuation still holding a slot.
+        """
+        with self._changed:
+            self.window.overloaded()
+
+    def share(self, engines):
+        """``engines`` engines share the budget (None: this one alone)."""
+        limit = max(1, self.budget // engines) if engines else self.budget
+        with self._changed:
+            self.window.resize(limit)
+            self._grant()
+
+    def _grant(self):
+        granted = False
+        while self._waiting and self.in_use < self.window.slots():
+            host, slots = self._waiting.popitem(last=False)
+            slot = slots.popleft()
+            if slots:
+                # NOTE: behind the other hosts waiting: round robin.
+                self._waiting[host] = slots
+            slot.started = self.clock()
+            self.in_use += 1
+            granted = True
+        if granted:
+            self._changed.notify_all()
+
+
+_lock = threading.Lock()
+_current = None
+
+
+def current():
+    """The engine's budget, None when [host_failure]/
+    max_concurrent_evacuations is unset.
+    """
+    global _current
+    budget = CONF.host_failure.max_concurrent_evacuations
+    with _lock:
+        if budget is None:
+            _current = None
+        elif _current is None or _current.budget != budget:
+            _current = EvacuationBudget(budget)
+        return _current
+
+
+def engines_in_group(count):
+    """The watch read ``count`` engines in the group (None: no group)."""
+    budget = current()
+    if budget is not None:
+        budget.share(count)
+
+
+def is_overload(error):
+    """Whether ``error`` (or what it was raised from) is Nova's 429/503."""
+    while error is not None:
+        code = (getattr(error, 'code', None) or
+                getattr(error, 'http_status', None))
+        if code in OVERLOAD_CODES:
+            return True
+        error = error.__cause__
+    return False
+
+
+def request(call, budget=None):
+    """Run ``call()``, Nova's evacuation request.
+
+    With the budget on, a 429 or 503 answer halves the window and the
+    request is sent again after an exponential back-off, for up to
+    [DEFAULT]/wait_period_after_evacuation seconds; without it, as
+    Masakari 22.0.0, the answer fails the evacuation at once.
+    """
+    budget = budget or current()
+    if budget is None:
+        return call()
+
+    def refused(retry_state):
+        budget.overloaded()
+
+    retrying = tenacity.Retrying(
+        retry=tenacity.retry_if_exception(is_overload),
+        wait=tenacity.wait_exponential(multiplier=FIRST_RETRY_WAIT,
+                                       max=MAX_RETRY_WAIT),
+        stop=tenacity.stop_after_delay(CONF.wait_period_after_evacuation),
+        before_sleep=refused, reraise=True)
+    return retrying(call)
