@@ -69,6 +69,8 @@ Topology file (JSON object; every key optional; unknown keys are errors)::
       "boot_time": 0,                   # power on -> service reports
       "delays": {"evacuate": 2.0, "stop": 1.0, "start": 1.0},
       "evacuation_workers": 0,          # evacuations Nova runs at once
+      "evacuation_queue": null,         # accepted beyond the workers,
+                                        # then 429 (null: no bound)
       "projects": ["service", {"name": "demo", "domain": "Default"}],
       "users": [{"name": "masakari", "password": "masakari",
                  "domain": "Default",
@@ -141,7 +143,12 @@ Behaviour worth knowing:
   after ``evacuate_delay`` (per server) or ``delays.evacuate`` seconds;
   ``fail_evacuate`` servers end in ``error`` on their old host instead.
   With ``evacuation_workers`` N > 0, Nova carries out N evacuations at a
-  time and the others wait their turn (in the order they were accepted).
+  time and the others wait their turn (in the order they were accepted);
+  with ``evacuation_queue`` Q as well, an evacuation asked for while N + Q
+  are in progress is refused with 429 (an overloaded API and conductor).
+  ``GET /_simulator/state`` tells under ``evacuations`` how many are in
+  progress, the most ever in progress at once (``peak``) and how many were
+  refused.
 * Fault rules match Keystone, Nova or Placement calls by method, path
   glob (with or without the version prefix) and action name; ``hang``
   delays the answer (a "hung" call), ``status`` replaces it by an error in

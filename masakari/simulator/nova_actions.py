@@ -184,13 +184,16 @@ def evacuate(cloud, request, server, argument):
     if source is not None and source.is_up:
         raise web.HTTPError(400, 'Compute service of %s is still in use.'
                             % server.host)
+    if cloud.evacuations_full():
+        raise web.HTTPError(429, 'Too many evacuations in progress; retry '
+                            'later.')
     destination = choose_destination(cloud, server, requested,
                                      bool(argument.get('force')))
     if destination is None:
         _no_valid_host(server)
         return _evacuate_response(request)
     server.task_state = 'rebuilding'
-    cloud.evacuations[server.id] = destination
+    cloud.accept_evacuation(server.id, destination)
     delay = (server.evacuate_delay if server.evacuate_delay is not None
              else cloud.delays['evacuate'])
     cloud.scheduler.call_later(cloud.evacuation_delay(delay),

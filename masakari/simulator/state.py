@@ -93,6 +93,11 @@ class Cloud:
         self.service_down_time = settings['service_down_time']
         self.boot_time = settings['boot_time']
         self.evacuation_workers = settings['evacuation_workers']
+        self.evacuation_queue = settings['evacuation_queue']
+        # The most evacuations in progress at once (accepted, not ended)
+        # and how many were refused as over the queue's bound.
+        self.peak_evacuations = 0
+        self.refused_evacuations = 0
         # When each of Nova's evacuation workers is free again (a heap).
         self._workers_free_at = []
         self.projects = topology_mod.build_projects(topology)
@@ -289,6 +294,23 @@ class Cloud:
         for listener in listeners:
             listener(name, power, source)
 
+    def accept_evacuation(self, server_id, destination):
+        """Record an evacuation in progress. Call with the lock held."""
+        self.evacuations[server_id] = destination
+        self.peak_evacuations = max(self.peak_evacuations,
+                                    len(self.evacuations))
+
+    def evacuations_full(self):
+        """Whether one more evacuation passes the queue's bound (then it
+        is refused and counted). Call with the lock held.
+        """
+        if (self.evacuation_queue is None or not self.evacuation_workers or
+                len(self.evacuations) < (self.evacuation_workers +
+                                         self.evacuation_queue)):
+            return False
+        self.refused_evacuations += 1
+        return True
+
     def evacuation_delay(self, duration):
         """Seconds from now until a new evacuation of ``duration``
         seconds ends, when at most ``evacuation_workers`` run at once (the
@@ -319,6 +341,9 @@ class Cloud:
                 'aggregates': [dataclasses.asdict(aggregate)
                                for aggregate in self.aggregates.values()],
                 'delays': dict(self.delays),
+                'evacuations': {'in_progress': len(self.evacuations),
+                                'peak': self.peak_evacuations,
+                                'refused': self.refused_evacuations},
                 'faults': self.faults.rules(),
                 'machines': [dataclasses.asdict(machine)
                              for machine in self.machines.values()],

@@ -28,7 +28,8 @@ TOPOLOGY_DIR = os.path.join(os.path.dirname(__file__), 'topologies')
 TOP_LEVEL_KEYS = {'region', 'compute_service_name', 'max_limit', 'token_ttl',
                   'delays', 'projects', 'users', 'hosts', 'servers',
                   'aggregates', 'faults', 'service_down_time',
-                  'boot_time', 'evacuation_workers', 'flavors'}
+                  'boot_time', 'evacuation_workers', 'evacuation_queue',
+                  'flavors'}
 DELAY_KEYS = {'evacuate', 'stop', 'start'}
 DEFAULT_DELAYS = {'evacuate': 2.0, 'stop': 1.0, 'start': 1.0}
 DEFAULT_USERS = [{'name': 'masakari', 'password': 'masakari',
@@ -122,6 +123,11 @@ def settings(topology):
         # How many evacuations Nova carries out at once (the others wait
         # for a free one, in order); 0: no limit.
         'evacuation_workers': int(topology.get('evacuation_workers', 0)),
+        # How many accepted evacuations may wait for a worker; one more is
+        # refused with 429 (Nova's API and conductor overloaded); None:
+        # no bound.
+        'evacuation_queue': (None if topology.get('evacuation_queue') is None
+                             else int(topology['evacuation_queue'])),
     }
 
 

@@ -10,13 +10,16 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""``evacuation_workers``: Nova carries out N evacuations at a time."""
+"""``evacuation_workers``: Nova carries out N evacuations at a time;
+``evacuation_queue``: and refuses those past a bound.
+"""
 
 from unittest import mock
 
 import testtools
 
 from masakari.simulator import state
+from tests.unit.simulator import base
 
 
 class EvacuationWorkersTestCase(testtools.TestCase):
@@ -41,3 +44,39 @@ class EvacuationWorkersTestCase(testtools.TestCase):
 
     def test_no_limit_by_default(self):
         self.assertEqual([1.0] * 30, self.delays(self.cloud(0), 30))
+
+
+class EvacuationQueueTestCase(base.SimulatorTestCase):
+    """``evacuation_queue``: beyond workers + queue, Nova answers 429; the
+    state tells the peak of evacuations in progress and the refused ones.
+    """
+
+    def topology(self):
+        return dict(super().topology(),
+                    hosts=[{'name': 'compute-1', 'state': 'down'},
+                           'compute-2', 'compute-3'],
+                    delays={'evacuate': 60, 'stop': 0, 'start': 0},
+                    evacuation_workers=1, evacuation_queue=1,
+                    servers=[{'name': 'vm', 'count': 4,
+                              'host': 'compute-1'}])
+
+    def evacuate(self, name):
+        return self.action(self.server_id(name), {'evacuate': {}})
+
+    def test_refused_with_429_past_the_bound(self):
+        self.assertEqual([200, 200], [self.evacuate(name).status_code
+                                      for name in ('vm-1', 'vm-2')])
+        self.assertFault(self.evacuate('vm-3'), 429, 'overLimit',
+                         'Too many evacuations in progress; retry later.')
+        self.assertEqual('active', self.server(self.server_id('vm-3'))[
+            'status'].lower())
+        self.assertEqual({'in_progress': 2, 'peak': 2, 'refused': 1},
+                         self.cloud.snapshot()['evacuations'])
+
+    def test_no_bound_by_default(self):
+        self.cloud.evacuation_queue = None
+        self.assertEqual([200] * 4, [self.evacuate('vm-%d' % number)
+                                     .status_code
+                                     for number in range(1, 5)])
+        self.assertEqual({'in_progress': 4, 'peak': 4, 'refused': 0},
+                         self.cloud.snapshot()['evacuations'])
