@@ -215,6 +215,15 @@ def current():
         return _current
 
 
+def forget():
+    """Drop the engine's budget: the next ``current()`` starts afresh
+    (between the runs of a benchmark or tests in one process).
+    """
+    global _current
+    with _lock:
+        _current = None
+
+
 def engines_in_group(count):
     """The watch read ``count`` engines in the group (None: no group)."""
     budget = current()

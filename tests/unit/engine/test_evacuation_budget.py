@@ -206,7 +206,7 @@ class HostFailureFlowTestCase(base.RecoveryTestCase):
 
     def setUp(self):
         super().setUp()
-        self.addCleanup(setattr, evacuation_budget, '_current', None)
+        self.addCleanup(evacuation_budget.forget)
 
     def test_budget_set_every_move_draws_a_slot_of_its_host(self):
         self.config(max_concurrent_evacuations=2, group='host_failure')
