@@ -16,11 +16,17 @@ With [host_failure]/max_concurrent_evacuations set, every host recovery
 of this engine draws its evacuation slots from one budget instead of
 running host_failure_recovery_threads evacuations of its own:
 
-- Fair: the hosts waiting for a slot are served round robin (a host that
-  got a slot waits behind the others for its next one), so no failed host
-  starves and hosts of equal size finish together. Inside a host, slots go
-  to its moves in the order the recovery asks for them: the order of the
-  capacity plan (highest restart priority first) where there is one.
+- Fair: a free slot goes to the waiting host that has had the fewest
+  slots so far, the hosts with as many served round robin (a host that
+  got a slot waits behind the others for its next one). A host that joins
+  while others recover counts as having had one window fewer than the
+  least served of them: the hosts that fail together but reach their
+  evacuations a moment apart (fencing, listing the servers) catch up with
+  the first one, which took the whole window, and hosts of equal size
+  finish together; one joining late gets at most a window ahead. No host
+  starves. Inside a host, slots go to its moves in the order the recovery
+  asks for them: the order of the capacity plan (highest restart priority
+  first) where there is one.
 - Adaptive (AIMD): the number of slots in use at once, the window, starts
   at the budget. It halves when Nova answers 429 or 503 to an evacuation,
   or when an evacuation takes more than SLOW_FACTOR times its recent
@@ -121,7 +127,7 @@ class Slot:
 
 
 class EvacuationBudget:
-    """Slots for evacuations, granted round robin by failed host.
+    """Slots for evacuations, shared fairly by failed host.
 
     ``acquire`` blocks; ``enter``/``granted`` are its two halves, without
     waiting (for tests driving the budget step by step).
@@ -135,15 +141,22 @@ class EvacuationBudget:
         self.clock = clock
         self.window = Window(budget, clock)
         self.in_use = 0
-        # host -> its slots waiting, in the order asked; the hosts in the
-        # order they are served next.
+        # host -> its slots waiting, in the order asked; among the hosts
+        # served as much, the order they are served next.
         self._waiting = collections.OrderedDict()
+        # The hosts with slots running or waiting: slots granted, slots
+        # running.
+        self._served = {}
+        self._running = collections.Counter()
         self._changed = threading.Condition()
 
     def enter(self, host):
         """Ask for a slot for one of ``host``'s evacuations."""
         slot = Slot(host)
         with self._changed:
+            if host not in self._served:
+                self._served[host] = max(0, min(
+                    self._served.values(), default=0) - self.window.slots())
             self._waiting.setdefault(host, collections.deque()).append(slot)
             self._grant()
         return slot
@@ -165,6 +178,10 @@ class EvacuationBudget:
         """
         with self._changed:
             self.in_use -= 1
+            self._running[slot.host] -= 1
+            if not self._running[slot.host] and slot.host not in self._waiting:
+                del self._running[slot.host]
+                del self._served[slot.host]
             if succeeded:
                 self.window.ended(self.clock() - slot.started)
             self._grant()
@@ -185,13 +202,17 @@ class EvacuationBudget:
     def _grant(self):
         granted = False
         while self._waiting and self.in_use < self.window.slots():
-            host, slots = self._waiting.popitem(last=False)
+            # NOTE: min() takes the first of the least served.
+            host = min(self._waiting, key=self._served.__getitem__)
+            slots = self._waiting.pop(host)
             slot = slots.popleft()
             if slots:
                 # NOTE: behind the other hosts waiting: round robin.
                 self._waiting[host] = slots
             slot.started = self.clock()
             self.in_use += 1
+            self._served[host] += 1
+            self._running[host] += 1
             granted = True
         if granted:
             self._changed.notify_all()

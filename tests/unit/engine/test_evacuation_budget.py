@@ -64,18 +64,39 @@ class BudgetTestCase(testtools.TestCase):
             slots[name] = budget.enter(name[0])
         self.assertEqual(['a1'], [name for name, slot in slots.items()
                                   if budget.granted(slot)])
-        # NOTE: host a asked for four slots first; b and c still get
-        # theirs before a's third: no host starves behind a big one.
-        self.assertEqual(['a2', 'b1', 'c1', 'a3', 'b2', 'a4'],
+        # NOTE: host a asked for four slots first and had one: b and c
+        # are served first, then round robin: no host starves behind a
+        # big one.
+        self.assertEqual(['b1', 'c1', 'a2', 'b2', 'a3', 'a4'],
                          self.served(budget, slots, 6))
+
+    def test_hosts_a_moment_late_catch_up_with_the_first(self):
+        budget = self.budget(2)
+        slots = {name: budget.enter(name[0]) for name in
+                 ('a1', 'a2', 'a3', 'a4', 'b1', 'b2', 'b3', 'b4')}
+        # a took the whole window before b came: b has two first.
+        self.assertEqual(['b1', 'b2', 'a3', 'b3', 'a4', 'b4'],
+                         self.served(budget, slots, 6))
+
+    def test_a_late_host_is_ahead_by_one_window_at_most(self):
+        budget = self.budget(1)
+        slots = {'a%d' % number: budget.enter('a')
+                 for number in range(1, 7)}
+        self.served(budget, slots, 3)
+        # a had 4 slots, b counts as having had 3.
+        for number in range(1, 4):
+            slots['b%d' % number] = budget.enter('b')
+        self.assertEqual(['b1', 'a5', 'b2', 'a6', 'b3'],
+                         self.served(budget, slots, 5))
 
     def test_never_more_than_the_window(self):
         budget = self.budget(3)
         slots = {name: budget.enter(name[0]) for name in
                  ('a1', 'a2', 'b1', 'b2', 'c1', 'c2')}
-        # Free slots are taken at once: a1, a2, b1 run; the others wait.
+        # Free slots are taken at once: a1, a2, b1 run; the others wait,
+        # c first (it had none).
         self.assertEqual(3, budget.in_use)
-        self.assertEqual(['b2', 'c1'], self.served(budget, slots, 2))
+        self.assertEqual(['c1', 'b2'], self.served(budget, slots, 2))
         self.assertEqual(3, budget.in_use)
 
     def test_overload_halves_once_per_hold_then_grows_back(self):
