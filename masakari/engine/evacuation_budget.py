@@ -33,23 +33,26 @@ running host_failure_recovery_threads evacuations of its own:
   baseline (the quickest of the last BASELINE_SAMPLES ones): Nova is
   queueing. It halves at most once per baseline (FIRST_HOLD seconds
   before there is one), so that one burst of answers from the same window
-  counts once, and never below one slot. Each
-  evacuation that ends in time grows it by one, back up to the budget.
-- Shared between engines: with a coordination backend the engines of the
-  group ``masakari-engines`` (see masakari/engine/membership.py) each take
-  an equal share of the budget, rounded down, at least one: the watch
-  tells the budget how many engines the group has at each round. Without
-  a backend each engine takes the whole budget.
+  counts once, and never below one slot. Each evacuation that ends in
+  time grows it by one, back up to the budget. An evacuation Nova refused
+  gives its slot back and is asked again, first of its host, once it has
+  a slot again (and RETRY_PAUSE has passed): the window, not a timer per
+  request, paces the retries.
+- Shared between engines: with a coordination backend and the takeover
+  watch on, the engines of the group ``masakari-engines`` (see
+  masakari/engine/membership.py) each take an equal share of the budget,
+  rounded down, at least one: the watch tells the budget how many engines
+  the group has at each round. Otherwise each engine takes the whole
+  budget (set it to the engine's share).
 
 Unset (the default), nothing here is used: each host recovery runs
 host_failure_recovery_threads evacuations at once, as Masakari 22.0.0.
 """
 
 import collections
+import contextlib
 import threading
 import time
-
-import tenacity
 
 import masakari.conf
 
@@ -63,10 +66,9 @@ BASELINE_SAMPLES = 20
 MIN_SAMPLES = 5
 # Seconds between two halvings before there is a baseline.
 FIRST_HOLD = 1.0
-# The back-off between two requests of an evacuation Nova refused as
-# overloaded: exponential from this many seconds, at most MAX_RETRY_WAIT.
-FIRST_RETRY_WAIT = 0.5
-MAX_RETRY_WAIT = 10.0
+# Seconds at least between two requests of an evacuation Nova refused as
+# overloaded.
+RETRY_PAUSE = 0.5
 OVERLOAD_CODES = (429, 503)
 
 
@@ -168,8 +170,7 @@ class EvacuationBudget:
     def acquire(self, host):
         """Wait for a slot for one of ``host``'s evacuations."""
         slot = self.enter(host)
-        with self._changed:
-            self._changed.wait_for(lambda: self.granted(slot))
+        self.wait(slot)
         return slot
 
     def release(self, slot, succeeded):
@@ -186,11 +187,24 @@ class EvacuationBudget:
                 self.window.ended(self.clock() - slot.started)
             self._grant()
 
-    def overloaded(self):
-        """Nova answered 429 or 503 to an evacuation still holding a slot.
+    def requeue(self, slot):
+        """Nova answered 429 or 503 to the slot's evacuation: halve the
+        window, give the slot back and put it first in its host's queue
+        (``wait`` then waits for it again).
         """
         with self._changed:
             self.window.overloaded()
+            self.in_use -= 1
+            self._running[slot.host] -= 1
+            slot.started = None
+            self._waiting.setdefault(
+                slot.host, collections.deque()).appendleft(slot)
+            self._grant()
+
+    def wait(self, slot):
+        """Wait until ``slot`` is granted."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.granted(slot))
 
     def share(self, engines):
         """``engines`` engines share the budget (None: this one alone)."""
@@ -220,6 +234,8 @@ class EvacuationBudget:
 
 _lock = threading.Lock()
 _current = None
+# The budget and slot of the evacuation this thread runs, if any.
+_held = threading.local()
 
 
 def current():
@@ -263,25 +279,39 @@ def is_overload(error):
     return False
 
 
-def request(call, budget=None):
+@contextlib.contextmanager
+def holding(budget, slot):
+    """This thread runs the evacuation of ``slot`` while in the block."""
+    _held.slot = (budget, slot)
+    try:
+        yield
+    finally:
+        _held.slot = None
+
+
+def request(call):
     """Run ``call()``, Nova's evacuation request.
 
-    With the budget on, a 429 or 503 answer halves the window and the
-    request is sent again after an exponential back-off, for up to
-    [DEFAULT]/wait_period_after_evacuation seconds; without it, as
-    Masakari 22.0.0, the answer fails the evacuation at once.
+    In an evacuation holding a slot of the budget, a 429 or 503 answer
+    halves the window and gives the slot back; the request is sent again
+    once the slot comes back (first of its host's) and RETRY_PAUSE
+    seconds have passed, for up to [DEFAULT]/wait_period_after_evacuation
+    seconds. Without the budget, as Masakari 22.0.0, the answer fails the
+    evacuation at once.
     """
-    budget = budget or current()
-    if budget is None:
+    held = getattr(_held, 'slot', None)
+    if held is None:
         return call()
-
-    def refused(retry_state):
-        budget.overloaded()
-
-    retrying = tenacity.Retrying(
-        retry=tenacity.retry_if_exception(is_overload),
-        wait=tenacity.wait_exponential(multiplier=FIRST_RETRY_WAIT,
-                                       max=MAX_RETRY_WAIT),
-        stop=tenacity.stop_after_delay(CONF.wait_period_after_evacuation),
-        before_sleep=refused, reraise=True)
-    return retrying(call)
+    budget, slot = held
+    deadline = time.monotonic() + CONF.wait_period_after_evacuation
+    while True:
+        try:
+            return call()
+        except Exception as error:
+            if not is_overload(error) or time.monotonic() >= deadline:
+                raise
+        budget.requeue(slot)
+        # NOTE: the pause keeps a window of one, or the other engines'
+        # load, from asking an overloaded Nova again at once.
+        time.sleep(RETRY_PAUSE)
+        budget.wait(slot)

@@ -101,15 +101,15 @@ class BudgetTestCase(testtools.TestCase):
 
     def test_overload_halves_once_per_hold_then_grows_back(self):
         budget = self.budget(8)
-        budget.overloaded()
+        budget.window.overloaded()
         self.assertEqual(4, budget.window.slots())
         # The same burst of answers: within FIRST_HOLD, no second halving.
         self.clock.now += evacuation_budget.FIRST_HOLD / 2
-        budget.overloaded()
+        budget.window.overloaded()
         self.assertEqual(4, budget.window.slots())
         for expected in (2, 1, 1):
             self.clock.now += evacuation_budget.FIRST_HOLD
-            budget.overloaded()
+            budget.window.overloaded()
             self.assertEqual(expected, budget.window.slots())
         # Grows by one per evacuation ended in time, up to the budget.
         sizes = []
@@ -124,7 +124,7 @@ class BudgetTestCase(testtools.TestCase):
         budget = self.budget(4)
         slots = {name: budget.enter(name[0]) for name in
                  ('a1', 'b1', 'c1', 'd1', 'a2', 'b2')}
-        budget.overloaded()
+        budget.window.overloaded()
         # 4 running, window 2: two must end before a2 gets a slot.
         self.clock.now += 1
         budget.release(slots['a1'], succeeded=False)
@@ -174,40 +174,61 @@ class RequestTestCase(testtools.TestCase):
         super().setUp()
         self.budget = evacuation_budget.EvacuationBudget(8, FakeClock())
         self.sleeps = []
-        patcher = mock.patch('tenacity.nap.time.sleep',
-                             side_effect=self.sleeps.append)
+        patcher = mock.patch.object(evacuation_budget.time, 'sleep',
+                                    side_effect=self.sleeps.append)
         patcher.start()
         self.addCleanup(patcher.stop)
 
-    def test_overloaded_nova_is_asked_again_after_a_back_off(self):
+    def request(self, call):
+        slot = self.budget.acquire('a')
+        with evacuation_budget.holding(self.budget, slot):
+            return evacuation_budget.request(call), slot
+
+    def test_overloaded_nova_is_asked_again_with_a_slot_again(self):
         answers = [nova_exceptions.OverLimit(429), self._unavailable(),
                    'accepted']
+        granted = []
 
         def call():
+            granted.append(self.budget.in_use)
             answer = answers.pop(0)
             if isinstance(answer, Exception):
                 raise answer
             return answer
 
-        self.assertEqual('accepted',
-                         evacuation_budget.request(call, self.budget))
-        self.assertEqual(2, len(self.sleeps))
-        self.assertLess(self.sleeps[0], self.sleeps[1])
+        answer, slot = self.request(call)
+        self.assertEqual('accepted', answer)
+        self.assertEqual([evacuation_budget.RETRY_PAUSE] * 2, self.sleeps)
+        # The slot was given back and granted again before each request.
+        self.assertEqual([1, 1, 1], granted)
+        self.assertTrue(self.budget.granted(slot))
+        # Both answers within FIRST_HOLD (the fake clock stands): one
+        # halving.
         self.assertEqual(4, self.budget.window.slots())
 
     def test_other_errors_are_not_retried(self):
         call = mock.Mock(side_effect=exception.Conflict())
-        self.assertRaises(exception.Conflict, evacuation_budget.request,
-                          call, self.budget)
+        self.assertRaises(exception.Conflict, self.request, call)
         self.assertEqual(1, call.call_count)
 
     def test_without_budget_an_overload_fails_at_once(self):
         call = mock.Mock(side_effect=nova_exceptions.OverLimit(429))
-        with mock.patch.object(evacuation_budget, 'current',
-                               return_value=None):
-            self.assertRaises(nova_exceptions.OverLimit,
-                              evacuation_budget.request, call)
+        self.assertRaises(nova_exceptions.OverLimit,
+                          evacuation_budget.request, call)
         self.assertEqual(1, call.call_count)
+
+    def test_requeued_slot_is_first_of_its_host(self):
+        budget = evacuation_budget.EvacuationBudget(1, FakeClock())
+        a1 = budget.enter('a')
+        a2 = budget.enter('a')
+        b1 = budget.enter('b')
+        budget.requeue(a1)
+        # b had none: it goes first; then a's refused one before a2.
+        self.assertEqual((False, False, True), (
+            budget.granted(a1), budget.granted(a2), budget.granted(b1)))
+        budget.release(b1, succeeded=False)
+        self.assertEqual((True, False), (budget.granted(a1),
+                                         budget.granted(a2)))
 
     @staticmethod
     def _unavailable():

@@ -267,7 +267,8 @@ class EvacuateInstancesTask(base.MasakariTask):
     def _evacuate_in_slot(self, slots, slot, move, evacuate_one):
         succeeded = False
         try:
-            evacuate_one(move)
+            with slots.holding(slot):
+                evacuate_one(move)
             succeeded = move.status == fields.VMoveStatus.SUCCEEDED
         finally:
             slots.release(slot, succeeded)
@@ -338,6 +339,9 @@ class _HostSlots:
     def acquire(self, move):
         self.semaphore.acquire()
 
+    def holding(self, slot):
+        return contextlib.nullcontext()
+
     def release(self, slot, succeeded):
         self.semaphore.release()
 
@@ -355,6 +359,10 @@ class _BudgetSlots:
 
     def acquire(self, move):
         return self.budget.acquire(move.source_host)
+
+    def holding(self, slot):
+        # NOTE: Nova's 429/503 gives the slot back (evacuation_budget).
+        return evacuation_budget.holding(self.budget, slot)
 
     def release(self, slot, succeeded):
         self.budget.release(slot, succeeded)
