@@ -266,3 +266,10 @@ class HostFailureFlowTestCase(base.RecoveryTestCase):
         self.assertIsNone(evacuation_budget.current())
         notification = self.host_down()
         self.assertEqual('finished', notification.status)
+
+    def test_the_watch_shares_the_budget_between_the_engines(self):
+        self.config(max_concurrent_evacuations=10, group='host_failure')
+        evacuation_budget.engines_in_group(3)
+        self.assertEqual(3, evacuation_budget.current().window.slots())
+        evacuation_budget.engines_in_group(None)
+        self.assertEqual(10, evacuation_budget.current().window.limit)
