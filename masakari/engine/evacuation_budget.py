@@ -163,6 +163,12 @@ class EvacuationBudget:
             self._grant()
         return slot
 
+    def free(self):
+        """How many slots a host asking now would have at once."""
+        with self._changed:
+            waiting = sum(len(slots) for slots in self._waiting.values())
+            return max(0, self.window.slots() - self.in_use - waiting)
+
     def granted(self, slot):
         """Whether ``slot`` may run now."""
         return slot.started is not None

@@ -91,8 +91,10 @@ class BudgetTestCase(testtools.TestCase):
 
     def test_never_more_than_the_window(self):
         budget = self.budget(3)
+        self.assertEqual(3, budget.free())
         slots = {name: budget.enter(name[0]) for name in
                  ('a1', 'a2', 'b1', 'b2', 'c1', 'c2')}
+        self.assertEqual(0, budget.free())
         # Free slots are taken at once: a1, a2, b1 run; the others wait,
         # c first (it had none).
         self.assertEqual(3, budget.in_use)

@@ -355,7 +355,7 @@ class _BudgetSlots:
         self.budget = budget
 
     def at_once(self):
-        return self.budget.window.slots()
+        return self.budget.free()
 
     def acquire(self, move):
         return self.budget.acquire(move.source_host)
