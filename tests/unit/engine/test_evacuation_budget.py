@@ -20,6 +20,7 @@ from novaclient import exceptions as nova_exceptions
 import testtools
 
 from masakari.engine import evacuation_budget
+from masakari.engine import manager as engine_manager
 from masakari import exception
 from tests.unit.engine import recovery_base as base
 
@@ -275,3 +276,12 @@ class HostFailureFlowTestCase(base.RecoveryTestCase):
         self.assertEqual(3, evacuation_budget.current().window.slots())
         evacuation_budget.engines_in_group(None)
         self.assertEqual(10, evacuation_budget.current().window.limit)
+
+    def test_each_watch_round_shares_by_the_engines_in_the_group(self):
+        self.config(max_concurrent_evacuations=10, group='host_failure')
+        self.config(lease_timeout=30, group='takeover')
+        watch = engine_manager.MasakariManager().watch
+        watch.members = mock.Mock(**{'count.return_value': 4,
+                                     'alive.return_value': True})
+        watch.watch_round()
+        self.assertEqual(2, evacuation_budget.current().window.slots())
