@@ -16,6 +16,7 @@ re-planning when Nova refuses a target, reserved hosts taken only when
 the plan puts servers on them.
 """
 
+from masakari.engine import evacuation_budget
 from masakari import objects
 from masakari.objects import fields
 from tests.unit.engine import recovery_base as base
@@ -88,6 +89,17 @@ class AutoTestCase(PlacementAwareTestCase):
                                             ('top', 'high', 'mid', 'low')),
                       messages)
         self.assertEqual('Evacuation process completed!', messages[-1])
+
+    def test_with_the_budget_the_plan_s_priority_order(self):
+        # One slot of the engine's budget (per-host threads left at 3):
+        # the requests come in the plan's order.
+        self.config(max_concurrent_evacuations=1, group='host_failure')
+        self.addCleanup(evacuation_budget.forget)
+        notification = self.host_down()
+
+        self.assertEqual(Status.FINISHED, notification.status)
+        self.assertEqual(['top', 'high', 'mid', 'low'],
+                         [name for name, _body in self.evacuations()])
 
     def test_without_room_the_lowest_are_named_and_never_requested(self):
         self.nova.update_host('compute-3', resources=ONE_MEDIUM)

@@ -348,7 +348,7 @@ class _HostSlots:
 
 class _BudgetSlots:
     """This host's evacuations, in slots of the engine's budget (shared
-    round robin by failed host: the moves' source host).
+    fairly by failed host: the moves' source host).
     """
 
     def __init__(self, budget):
