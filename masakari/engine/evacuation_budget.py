@@ -54,6 +54,9 @@ import contextlib
 import threading
 import time
 
+from keystoneauth1 import exceptions as ks_exceptions
+from novaclient import exceptions as nova_exceptions
+
 import masakari.conf
 
 CONF = masakari.conf.CONF
@@ -275,10 +278,17 @@ def engines_in_group(count):
 
 
 def is_overload(error):
-    """Whether ``error`` (or what it was raised from) is Nova's 429/503."""
+    """Whether ``error`` (or what it was raised from) is Nova's answer 429
+    or 503. NOTE: not a timeout or a lost connection (NovaUnreachable,
+    whose code is 503 too): Nova may have accepted that request.
+    """
     while error is not None:
-        code = (getattr(error, 'code', None) or
-                getattr(error, 'http_status', None))
+        if isinstance(error, nova_exceptions.ClientException):
+            code = error.code
+        elif isinstance(error, ks_exceptions.HttpError):
+            code = error.http_status
+        else:
+            code = None
         if code in OVERLOAD_CODES:
             return True
         error = error.__cause__

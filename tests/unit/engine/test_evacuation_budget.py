@@ -214,6 +214,13 @@ class RequestTestCase(testtools.TestCase):
         self.assertRaises(exception.Conflict, self.request, call)
         self.assertEqual(1, call.call_count)
 
+    def test_no_answer_is_not_an_overload(self):
+        # NOTE: its code is 503, but Nova may have accepted the request.
+        call = mock.Mock(side_effect=exception.NovaUnreachable(
+            reason='timed out'))
+        self.assertRaises(exception.NovaUnreachable, self.request, call)
+        self.assertEqual(1, call.call_count)
+
     def test_without_budget_an_overload_fails_at_once(self):
         call = mock.Mock(side_effect=nova_exceptions.OverLimit(429))
         self.assertRaises(nova_exceptions.OverLimit,
