@@ -205,6 +205,9 @@ class EvacuationBudget:
             self.window.overloaded()
             self.in_use -= 1
             self._running[slot.host] -= 1
+            # NOTE: a refused evacuation does not count as served: its
+            # host would fall behind the others.
+            self._served[slot.host] -= 1
             slot.started = None
             self._waiting.setdefault(
                 slot.host, collections.deque()).appendleft(slot)
