@@ -62,8 +62,9 @@ class TestRackFailure(base.E2ETestCase):
             for call in self.simulator.nova_calls()
             if call['body'] and 'evacuate' in call['body'])
         self.assertEqual(dict.fromkeys(servers, 1), dict(evacuations))
-        self.assertEqual(BUDGET,
-                         self.simulator.state()['evacuations']['peak'])
+        # NOTE: without the budget the four hosts' threads give Nova 12.
+        self.assertLessEqual(self.simulator.state()['evacuations']['peak'],
+                             BUDGET)
         state = {server['id']: server
                  for server in self.simulator.state()['servers']}
         for server_id in servers:
