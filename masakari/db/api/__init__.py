@@ -37,6 +37,7 @@ FAULT_MODULE = base.FAULT_MODULE
 configure = facade.configure
 get_engine = facade.get_engine
 reading = facade.reading
+retried = facade.retried
 purge_deleted_rows = purge.purge_deleted_rows
 
 failover_segment_get_all_by_filters = (

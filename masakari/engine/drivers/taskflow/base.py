@@ -215,7 +215,7 @@ def _logbook(connection, action, notification_uuid):
         return models.LogBook(action, uuid=notification_uuid)
 
 
-def load_flow(action, flow, notification_uuid, store):
+def load_flow(action, flow, notification_uuid, store, context=None):
     """Load ``flow`` into an engine, as a new run of the notification.
 
     The run is a new flow detail of the notification's logbook (uuid =
@@ -224,9 +224,14 @@ def load_flow(action, flow, notification_uuid, store):
     a takeover, the run the dead engine left unfinished is continued
     instead (see resume.py).
 
+    :param context: the recovery's context; under a lease (see
+        masakari.engine.ownership) the run's records are written only
+        while the lease holds.
     :returns: a serial taskflow engine, ready to :func:`run`.
     """
-    backend = persistence.get_backend(CONF.taskflow.connection)
+    backend = persistence.RunBackend(
+        persistence.get_backend(CONF.taskflow.connection),
+        getattr(context, 'recovery_lease', None))
     with contextlib.closing(backend.get_connection()) as connection:
         book = _logbook(connection, action, notification_uuid)
         flow_detail = resume.run_to_continue(

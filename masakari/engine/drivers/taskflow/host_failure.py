@@ -239,28 +239,36 @@ class EvacuateInstancesTask(base.MasakariTask):
         slots = threading.BoundedSemaphore(count)
         if moves:
             self._announce(moves[:count])
-        threads = []
+        threads, lost = [], []
         for number, move in enumerate(moves):
             if number >= count:
                 self._announce([move])
             slots.acquire()
+            if lost:
+                # NOTE: another engine recovers the host now.
+                slots.release()
+                break
             thread = threading.Thread(
                 target=self._evacuate_in_slot,
-                args=(slots, move, evacuate_one),
+                args=(slots, move, evacuate_one, lost),
                 name='evacuate-%s' % move.instance_uuid)
             thread.start()
             threads.append(thread)
         for thread in threads:
             thread.join()
+        if lost:
+            raise lost[0]
 
     def _announce(self, moves):
         self.update_details_together(
             ["Evacuation of instance started: '%s'" % move.instance_uuid
              for move in moves], 0.5)
 
-    def _evacuate_in_slot(self, slots, move, evacuate_one):
+    def _evacuate_in_slot(self, slots, move, evacuate_one, lost):
         try:
             evacuate_one(move)
+        except exception.RecoveryLost as error:
+            lost.append(error)
         finally:
             slots.release()
 
