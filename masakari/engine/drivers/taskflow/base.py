@@ -65,6 +65,9 @@ SKIP_EXCEPTIONS = (exception.SkipHostRecoveryException,
                    exception.SkipInstanceRecoveryException,
                    exception.IgnoreInstanceRecoveryException,
                    exception.SkipProcessRecoveryException)
+# Task failures logged in one line, without a traceback: the skips, and a
+# recovery another engine took over (the lease logged why).
+QUIET_EXCEPTIONS = SKIP_EXCEPTIONS + (exception.RecoveryLost,)
 
 
 class MasakariTask(task.Task):
@@ -118,7 +121,8 @@ class MasakariTask(task.Task):
 
 
 class DynamicLogListener(logging_listener.DynamicLoggingListener):
-    """Log the flow's state transitions; skips without a traceback. A
+    """Log the flow's state transitions; skips and a lost recovery
+    without a traceback. A
     task that failed because Nova could not be reached says so in its
     progress too.
     """
@@ -126,7 +130,7 @@ class DynamicLogListener(logging_listener.DynamicLoggingListener):
     def _task_receiver(self, state, details):
         result = details.get('result')
         if (isinstance(result, failure.Failure) and
-                result.check(*SKIP_EXCEPTIONS)):
+                result.check(*QUIET_EXCEPTIONS)):
             self._logger.info("Task '%s' transitioned into state '%s': %s",
                               details['task_name'], state,
                               result.exception_str)
