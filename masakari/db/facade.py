@@ -201,19 +201,28 @@ def reader(fn):
 def writer(fn):
     """Run ``fn(context, ...)`` in a write transaction (retried).
 
-    Within a recovery run under a lease, the context first confirms that
-    this engine still holds the recovery (RequestContext.
-    confirm_ownership), so that an engine that lost it writes nothing.
+    Within a recovery run under a lease (the context's ``recovery_lease``,
+    see masakari.engine.ownership), the lease is confirmed first, and the
+    transaction holds the recovery's fencing token (``Lease.fence``): an
+    engine that lost the recovery writes nothing, and no takeover commits
+    in the middle of a write of the engine that held it.
     """
-    transaction = retried(CONTEXT_MANAGER.writer.connection(fn))
-
     @functools.wraps(fn)
     def fenced(context, *args, **kwargs):
-        confirm = getattr(context, 'confirm_ownership', None)
-        if confirm is not None:
-            confirm()
+        lease = getattr(context, 'recovery_lease', None)
+        if lease is not None:
+            lease.fence(context)
+        return fn(context, *args, **kwargs)
+
+    transaction = CONTEXT_MANAGER.writer.connection(fenced)
+
+    @functools.wraps(fn)
+    def confirmed(context, *args, **kwargs):
+        lease = getattr(context, 'recovery_lease', None)
+        if lease is not None:
+            lease.confirm()
         return transaction(context, *args, **kwargs)
-    return fenced
+    return retried(confirmed)
 
 
 @contextlib.contextmanager

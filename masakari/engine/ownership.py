@@ -26,22 +26,28 @@ the takeover moves it on in the same way. So the first write of a frozen
 engine after a takeover matches no row, and the engine knows it lost.
 
 Before each step that changes the world (each Nova call, each write to
-the database) the recovery's context confirms the lease
-(``RequestContext.confirm_ownership``): at no cost while the last
-confirmation is younger than a third of the lease, by a renewal
-otherwise. A peer takes over only after watching the token unchanged for
-a whole lease on its own clock, so a token confirmed less than a third of
-a lease ago still holds. This engine's clock is monotonic and runs on
-while the process is stopped: a thawed engine always renews, and learns
-it lost, before its next step.
+the database, each write of the taskflow records) the recovery confirms
+the lease: at no cost while the last confirmation is younger than a
+third of the lease, by a renewal otherwise. A peer takes over only after
+watching the token unchanged for a whole lease on its own clock, so a
+token confirmed less than a third of a lease ago still holds. This
+engine's clock is monotonic and runs on while the process is stopped: a
+thawed engine always renews, and learns it lost, before its next step.
+
+A write to the database also holds the token's row in its own
+transaction (``fence``), so that a takeover cannot commit between the
+confirmation and the write: an engine frozen in between has its write
+land before the takeover, which then sees it.
 """
 
 import threading
 import time
 
+from oslo_db import exception as db_exception
 from oslo_log import log as logging
 
 from masakari import context as masakari_context
+from masakari.db import api as db
 from masakari import exception
 from masakari import objects
 
@@ -102,6 +108,24 @@ class Lease:
                     self._lose()
             if self.lost:
                 raise exception.RecoveryLost(self.notification_uuid)
+
+    def fence(self, context):
+        """Within a write transaction of the recovery (``context``'s):
+        hold the fencing token until the transaction ends, so that no
+        takeover commits in its middle.
+
+        :raises: DBDeadlock when the token moved on, so that the
+            transaction runs again after a confirmation that goes to the
+            database (this engine's own renewal may have moved it; a
+            takeover makes the confirmation raise RecoveryLost).
+        """
+        if db.notification_fence(context, self.notification_uuid,
+                                 self.generation):
+            return
+        # NOTE: without the lock: a renewal holding it may be waiting for
+        # the row this transaction holds until it is rolled back.
+        self._confirmed_at = float('-inf')
+        raise db_exception.DBDeadlock()
 
     def _renew(self):
         if self.lost:

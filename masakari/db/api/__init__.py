@@ -67,6 +67,7 @@ notification_get_by_id = notification.notification_get_by_id
 notification_create = notification.notification_create
 notification_update = notification.notification_update
 notification_update_if = notification.notification_update_if
+notification_fence = notification.notification_fence
 notification_delete = notification.notification_delete
 
 vmoves_get_all_by_filters = vmove.vmoves_get_all_by_filters
