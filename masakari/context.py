@@ -73,6 +73,9 @@ class RequestContext(context.RequestContext):
         self.service_catalog = [entry for entry in service_catalog or []
                                 if entry.get('type') in CATALOG_TYPES]
         self.user_auth_plugin = user_auth_plugin
+        # The lease of the recovery run with this context (see
+        # for_recovery); never serialised.
+        self.recovery_lease = None
         if self.is_admin is None:
             self.is_admin = policy.check_is_admin(self)
 
@@ -120,6 +123,23 @@ class RequestContext(context.RequestContext):
         if read_deleted is not None:
             ctx.read_deleted = read_deleted
         return ctx
+
+    def for_recovery(self, lease):
+        """A copy of this context for running a recovery under ``lease``
+        (masakari.engine.ownership.Lease): its database writes and Nova
+        calls first confirm that the lease still holds.
+        """
+        ctx = copy.copy(self)
+        ctx.recovery_lease = lease
+        return ctx
+
+    def confirm_ownership(self):
+        """Before a step that changes the world: raise RecoveryLost when
+        the recovery this context runs belongs to another engine now
+        (nothing to confirm outside a leased recovery).
+        """
+        if self.recovery_lease is not None:
+            self.recovery_lease.confirm()
 
     def can(self, action, target=None, fatal=True):
         """Check the policy rule ``action`` for this context.

@@ -27,6 +27,22 @@ LOG = logging.getLogger(__name__)
 CONF = masakari.conf.CONF
 
 
+class RecoveryLost(Exception):
+    """This engine no longer holds the recovery it was running: a peer
+    took it over while this engine was silent (frozen or cut off past its
+    lease, see masakari.engine.ownership).
+
+    NOTE: not a MasakariException, so that no handler of recovery
+    failures takes it for one: the recovery stops quietly, leaving the
+    notification to its new owner.
+    """
+
+    def __init__(self, notification_uuid):
+        super().__init__('Notification %s is recovered by another engine '
+                         'now' % notification_uuid)
+        self.notification_uuid = notification_uuid
+
+
 class MasakariException(Exception):
     """Base Masakari Exception.
 

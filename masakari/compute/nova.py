@@ -136,9 +136,17 @@ def novaclient(context):
 
 
 def translate_nova_exception(method):
-    """Turn client errors into masakari.exception classes."""
+    """Turn client errors into masakari.exception classes.
+
+    Within a recovery run under a lease, the context first confirms that
+    this engine still holds the recovery (RequestContext.
+    confirm_ownership): an engine that lost it makes no Nova call.
+    """
     @functools.wraps(method)
     def wrapper(self, context, *args, **kwargs):
+        confirm = getattr(context, 'confirm_ownership', None)
+        if confirm is not None:
+            confirm()
         try:
             return method(self, context, *args, **kwargs)
         except (requests.Timeout, nova_exceptions.CommandError,

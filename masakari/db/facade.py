@@ -27,6 +27,8 @@
   deletes): the one place a condition common to every write goes.
 """
 
+import contextlib
+import contextvars
 import functools
 
 from oslo_db import api as oslo_db_api
@@ -159,15 +161,29 @@ def get_engine(use_slave=False):
     return CONTEXT_MANAGER.writer.get_engine()
 
 
-def _retried(fn):
-    """Rerun ``fn`` (a whole transaction) on deadlock and, if configured,
-    on a lost connection.
+# Set while a reading() block runs in this thread: its reads are run
+# again only as a whole, by the function that opened it (see retried).
+_IN_READING_BLOCK = contextvars.ContextVar('masakari_reading_block',
+                                           default=False)
+
+
+def retried(fn):
+    """Rerun ``fn`` (a whole transaction, or a function that opens a
+    :func:`reading` block) on deadlock, which is also how Galera reports
+    a certification conflict, and, when ``[database]/use_db_reconnect``
+    is set, on a lost connection.
+
+    NOTE: within a reading() block the call is not retried alone: after
+    a lost connection the block's transaction is dead and every read in
+    it fails; the function that opened the block runs again instead.
     """
     deadlock_safe = oslo_db_api.wrap_db_retry(
         max_retries=DEADLOCK_RETRIES, retry_on_deadlock=True)(fn)
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        if _IN_READING_BLOCK.get():
+            return fn(*args, **kwargs)
         reconnect = _state['reconnect']
         if reconnect is None:
             return deadlock_safe(*args, **kwargs)
@@ -179,21 +195,50 @@ def _retried(fn):
 
 def reader(fn):
     """Run ``fn(context, ...)`` in a read transaction (retried)."""
-    return _retried(CONTEXT_MANAGER.reader.connection(fn))
+    return retried(CONTEXT_MANAGER.reader.connection(fn))
 
 
 def writer(fn):
-    """Run ``fn(context, ...)`` in a write transaction (retried)."""
-    return _retried(CONTEXT_MANAGER.writer.connection(fn))
+    """Run ``fn(context, ...)`` in a write transaction (retried).
+
+    Within a recovery run under a lease (the context's ``recovery_lease``,
+    see masakari.engine.ownership), the lease is confirmed first, and the
+    transaction holds the recovery's fencing token (``Lease.fence``): an
+    engine that lost the recovery writes nothing, and no takeover commits
+    in the middle of a write of the engine that held it.
+    """
+    @functools.wraps(fn)
+    def fenced(context, *args, **kwargs):
+        lease = getattr(context, 'recovery_lease', None)
+        if lease is not None:
+            lease.fence(context)
+        return fn(context, *args, **kwargs)
+
+    transaction = CONTEXT_MANAGER.writer.connection(fenced)
+
+    @functools.wraps(fn)
+    def confirmed(context, *args, **kwargs):
+        lease = getattr(context, 'recovery_lease', None)
+        if lease is not None:
+            lease.confirm()
+        return transaction(context, *args, **kwargs)
+    return retried(confirmed)
 
 
+@contextlib.contextmanager
 def reading(context):
     """A read transaction on ``context`` as a context manager: the DB API
     reads called within it join it, so that several reads cost one
     connection checkout, ping and rollback instead of one each. A write
-    within it is refused (TypeError): write after it.
+    within it is refused (TypeError): write after it. The function that
+    opens the block is the one to decorate with :func:`retried`.
     """
-    return CONTEXT_MANAGER.reader.connection.using(context)
+    with CONTEXT_MANAGER.reader.connection.using(context):
+        token = _IN_READING_BLOCK.set(True)
+        try:
+            yield
+        finally:
+            _IN_READING_BLOCK.reset(token)
 
 
 def read(context, statement, parameters=None):

@@ -44,6 +44,7 @@ from masakari.engine import brake
 from masakari.engine import claims
 from masakari.engine import driver
 from masakari.engine import notification_handlers
+from masakari.engine import ownership
 from masakari.engine import records
 from masakari.engine import recovery_report
 from masakari.engine import rpcapi
@@ -247,22 +248,40 @@ class MasakariManager(manager.Manager):
         """
         handler = recovery_report.observe(
             notification_handlers.HANDLERS[notification.type], received)
+        lease = None
+        if CONF.takeover.lease_timeout:
+            lease = ownership.Lease(notification,
+                                    CONF.takeover.lease_timeout)
+            context = context.for_recovery(lease)
         try:
-            status = handler(context, self.driver, notification)
+            with self.watch.renewing(lease):
+                status = self._handle(handler, context, notification)
+                LOG.info('Notification %(uuid)s exits with status: '
+                         '%(status)s.',
+                         {'uuid': notification.notification_uuid,
+                          'status': status})
+                self._record_end(context, notification, status, lease)
+        except exception.RecoveryLost:
+            # NOTE: the lease said so in a warning; the new owner ends it.
+            return
+
+    def _handle(self, handler, context, notification):
+        """Run ``handler``: the final status of the notification."""
+        try:
+            return handler(context, self.driver, notification)
+        except exception.RecoveryLost:
+            raise
         except Exception:
             # NOTE: the reference left the notification 'running' for a
             # day; 'error' lets the periodic task retry it once.
             LOG.exception('Unexpected error while processing '
                           'notification %s',
                           notification.notification_uuid)
-            status = Status.ERROR
-        LOG.info('Notification %(uuid)s exits with status: %(status)s.',
-                 {'uuid': notification.notification_uuid,
-                  'status': status})
-        self._record_end(context, notification, status)
+            return Status.ERROR
 
-    def _record_end(self, context, notification, status):
-        """Store the final status (and close the run's unfinished vmoves).
+    def _record_end(self, context, notification, status, lease=None):
+        """Store the final status (and close the run's unfinished vmoves),
+        fenced by the recovery's ``lease`` when it has one.
 
         NOTE: retried while the database cannot be reached: a recovery
         that ended must not stay ``running`` because its last write hit
@@ -282,7 +301,10 @@ class MasakariManager(manager.Manager):
             with attempt, self._database_step:
                 self._close_unfinished_moves(context, notification, status)
                 notification.status = status
-                notification.save()
+                if lease is None:
+                    notification.save()
+                else:
+                    lease.save(notification)
 
     @staticmethod
     def _close_unfinished_moves(context, notification, status):
@@ -292,7 +314,7 @@ class MasakariManager(manager.Manager):
         try:
             records.close_unfinished_moves(
                 context, notification.notification_uuid, status)
-        except db_exception.DBConnectionError:
+        except (db_exception.DBConnectionError, exception.RecoveryLost):
             raise
         except Exception:
             # NOTE: the final status matters more than the vmove records.

@@ -63,15 +63,24 @@ def observe(handler, received_status):
         try:
             status = handler(context, driver, notification)
             return status
+        except exception.RecoveryLost:
+            # NOTE: the engine that took the recovery over reports on it.
+            status = None
+            raise
         finally:
-            try:
-                _report(context, notification, status,
-                        time.monotonic() - started, started_at)
-            except Exception:
-                # NOTE: a report never changes the outcome of a recovery.
-                LOG.exception('Could not report on notification %s.',
-                              notification.notification_uuid)
+            if status is not None:
+                _report_safely(context, notification, status,
+                               time.monotonic() - started, started_at)
     return observed
+
+
+def _report_safely(context, notification, status, seconds, started_at):
+    try:
+        _report(context, notification, status, seconds, started_at)
+    except Exception:
+        # NOTE: a report never changes the outcome of a recovery.
+        LOG.exception('Could not report on notification %s.',
+                      notification.notification_uuid)
 
 
 def _source_host(context, notification):

@@ -13,10 +13,11 @@
 """The engine's watch over work no engine is doing (see takeover.py).
 
 Each round, in the engine's background loop: renew the lease of every
-recovery this engine runs; take over ``running`` recoveries whose lease
-stayed put for ``[takeover]/lease_timeout`` seconds while their engine is
-not a live member (or is this engine host, whose previous process died),
-except those held by the mass-failure brake;
+recovery this engine runs (ownership.Lease); take over ``running``
+recoveries whose lease stayed put for ``[takeover]/lease_timeout``
+seconds while their engine is not a live member (or is this engine host,
+whose previous process died), except those held by the mass-failure
+brake;
 process ``new`` notifications nobody picked up within
 ``[takeover]/new_notification_age`` seconds.
 """
@@ -65,6 +66,8 @@ class RecoveryWatch:
         # NOTE: counts, since a worker and the processing it runs both
         # mark the same notification.
         self._active = collections.Counter()
+        # notification uuid -> the lease of its recovery run here.
+        self._leases = {}
         self._lock = threading.Lock()
         self._workers = []
         self._joined = False
@@ -80,6 +83,24 @@ class RecoveryWatch:
             yield
         finally:
             self._mark(notification_uuid, -1)
+
+    @contextlib.contextmanager
+    def renewing(self, lease):
+        """Renew ``lease`` (an ownership.Lease; None: nothing to renew)
+        at each watch round while in the block.
+        """
+        if lease is None:
+            yield
+            return
+        uuid = lease.notification_uuid
+        with self._lock:
+            self._leases[uuid] = lease
+        try:
+            yield
+        finally:
+            with self._lock:
+                if self._leases.get(uuid) is lease:
+                    del self._leases[uuid]
 
     def _mark(self, notification_uuid, count):
         with self._lock:
@@ -146,7 +167,7 @@ class RecoveryWatch:
             if self.lease:
                 self.members.refresh()
                 evacuation_budget.engines_in_group(self.members.count())
-                self._renew(context)
+                self._renew()
                 keys += self._look_for_orphans(context)
             if self.new_age:
                 keys += self._look_for_lost_casts(context)
@@ -155,13 +176,12 @@ class RecoveryWatch:
             self.observations.clear()
             raise
 
-    def _renew(self, context):
+    def _renew(self):
         with self._lock:
-            active = list(self._active)
-        for uuid in active:
-            notification = objects.Notification(context=context,
-                                                notification_uuid=uuid)
-            notification.transition_status(Status.RUNNING, Status.RUNNING)
+            leases = list(self._leases.values())
+        for lease in leases:
+            # NOTE: a lost lease stops its recovery at the next step.
+            lease.renew()
 
     def _not_run_here(self, context, status):
         """The notifications in ``status`` this process does not run."""

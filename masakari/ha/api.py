@@ -68,6 +68,9 @@ def reading(context):
     return objects_base.reading(context)
 
 
+read_retried = objects_base.read_retried
+
+
 def _bool(value):
     return strutils.bool_from_string(value, strict=True)
 
@@ -239,8 +242,7 @@ class NotificationAPI:
 
     def _create_notification(self, context, data):
         # NOTE: the checks read in one transaction, the insert has its own.
-        with reading(context):
-            notification = self._checked_notification(context, data)
+        notification = self._read_checks(context, data)
         with storage.writing(notifications.notify_about_notification_api,
                              context, notification,
                              Action.NOTIFICATION_CREATE) as write:
@@ -262,6 +264,11 @@ class NotificationAPI:
                 self._forget(context, notification, error)
         api_metrics.notification_accepted(notification.type)
         return notification
+
+    @objects_base.read_retried
+    def _read_checks(self, context, data):
+        with reading(context):
+            return self._checked_notification(context, data)
 
     def _checked_notification(self, context, data):
         """The Notification to store for ``data``, once its host is known
@@ -356,6 +363,7 @@ class VMoveAPI:
             raise exception.NotificationWithoutVMoves(id=notification_uuid)
         return notification
 
+    @objects_base.read_retried
     def get_all(self, context, notification_uuid, filters, sort_keys,
                 sort_dirs, limit, marker):
         """:raises: NotificationNotFound, NotificationWithoutVMoves,
@@ -367,6 +375,7 @@ class VMoveAPI:
             return storage.list_page(vmove_obj.VMoveList, context, filters,
                                      sort_keys, sort_dirs, limit, marker)
 
+    @objects_base.read_retried
     def get_vmove(self, context, notification_uuid, vmove_uuid):
         """:raises: NotificationNotFound, NotificationWithoutVMoves,
             VMoveNotFound (also for a vmove of another notification)

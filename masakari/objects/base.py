@@ -240,6 +240,14 @@ def reading(context):
     return db.reading(context)
 
 
+def read_retried(fn):
+    """Decorate a function that opens a :func:`reading` block: it runs
+    again as a whole on a deadlock or a lost connection (see
+    masakari.db.facade.retried).
+    """
+    return db.retried(fn)
+
+
 def field_attribute(name):
     """The instance attribute holding field ``name`` of an object; absent
     while the field is unset. Renderers of many objects read it directly

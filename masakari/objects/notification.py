@@ -112,9 +112,36 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
     def save(self):
         """Write the changed persisted fields, then reload.
 
-        :raises: NotificationNotFound
+        Within a recovery that holds a lease on this notification (its
+        context's ``recovery_lease``), the write is fenced: it happens
+        only while the lease holds (see masakari.engine.ownership).
+
+        :raises: NotificationNotFound; RecoveryLost when the lease was lost.
         """
+        lease = getattr(self._context, 'recovery_lease', None)
+        if lease is not None and (
+                lease.notification_uuid == self.notification_uuid):
+            lease.save(self)
+            return
         self._save(db.notification_update)
+
+    def save_if_held(self, context, generation):
+        """Write the changed persisted fields, in ``context``, only if the
+        notification is still ``running`` with ``updated_at`` equal to
+        ``generation`` (a lease's fencing token); reload when written.
+
+        :returns: True when written, False when the row had moved on.
+        """
+        updates = self._db_updates()
+        updates.pop('id', None)
+        db_row = db.notification_update_if(
+            context, self.notification_uuid,
+            {'status': fields.NotificationStatus.RUNNING,
+             'updated_at': generation}, updates)
+        if db_row is None:
+            return False
+        self._from_db_object(self._context, self, db_row)
+        return True
 
     @base.remotable
     def destroy(self):
@@ -141,7 +168,8 @@ class Notification(base.MasakariPersistentObject, base.MasakariObject,
                                      {'status': to_status})
 
     def take_over(self, observed_updated_at):
-        """Claim a ``running`` notification whose engine went silent.
+        """Claim a ``running`` notification whose engine went silent; also
+        the renewal of a lease (its holder claims it again from itself).
 
         One conditional UPDATE on the status and the ``updated_at`` the
         caller observed; the winner moves ``updated_at`` on (to now, or a

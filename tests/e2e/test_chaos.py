@@ -26,6 +26,7 @@ that file.
 import collections
 import os
 import re
+import signal
 import time
 
 from testtools import content
@@ -180,7 +181,8 @@ class TestEngineTakeover(TwoEnginesTestCase):
     in the database.
     """
 
-    topology = topology(('to', 6, 2), ('rs', 4, 2), ('lc', 2, 0))
+    topology = topology(('to', 6, 2), ('rs', 4, 2), ('lc', 2, 0),
+                        ('fz', 6, 2))
     options = {'DEFAULT': {'periodic_enable': False,
                            'host_failure_recovery_threads': 2},
                'takeover': {'lease_timeout': LEASE,
@@ -206,6 +208,50 @@ class TestEngineTakeover(TwoEnginesTestCase):
         self._attach_log('engine %s (restarted)' % owner, self.restart(owner))
         self.assert_recovered(uuid, servers, 'every engine killed, owner '
                               'restarted', killed)
+
+    def test_freeze_the_owner_past_its_lease_then_thaw_it(self):
+        servers = self.prepare('fz')
+        uuid = self.post('fz')
+        self.wait(lambda: self.evacuating(uuid), 'no evacuation started')
+        owner = self.wait(lambda: self.owner(uuid), 'no owner')
+        frozen = self.engines[owner]
+        frozen.signal(signal.SIGSTOP)
+        stopped = time.monotonic()
+        self.addCleanup(frozen.signal, signal.SIGCONT)
+        # NOTE: from the peer's log: the progress call (microversion 1.1)
+        # may reach the frozen engine.
+        peer = [process for host, process in self.engines.items()
+                if host != owner][0]
+        self.wait(lambda: 'Notification %s: Recovery taken over' % uuid in
+                  peer.log_text(), 'no takeover', timeout=LEASE * 4)
+        polling.wait_until(lambda: time.monotonic() - stopped >= 2 * LEASE,
+                           2 * LEASE, interval=0.2)
+        # The owner's Nova calls carry the request id of the POST's
+        # cast; the peer's, its watch's own.
+        request_id = self.owner_request_id('fz-vm')
+        before_thaw = self.calls_with(request_id)
+        frozen.signal(signal.SIGCONT)
+        self.assert_recovered(uuid, servers, 'owner frozen for twice its '
+                              'lease, then thawed', stopped)
+        polling.wait_until(lambda: 'took this recovery over' in
+                           frozen.log_text(), 30, interval=0.2,
+                           message='the thawed owner did not stop')
+        self.assertEqual(before_thaw, self.calls_with(request_id))
+
+    def owner_request_id(self, prefix):
+        """The request id of the first evacuation of ``prefix``'s servers.
+        """
+        ids = {server['id'] for server in self.simulator.state()['servers']
+               if server['name'].startswith(prefix)}
+        for call in self.simulator.nova_calls():
+            found = EVACUATION.match(call['line'])
+            if found and found.group(1) in ids:
+                return call['request_id']
+        raise AssertionError('no evacuation of %s' % prefix)
+
+    def calls_with(self, request_id):
+        return [call['line'] for call in self.simulator.nova_calls()
+                if call['request_id'] == request_id]
 
     def test_a_stored_notification_whose_cast_failed_is_processed(self):
         # The broker is cut: the API stores the notification, cannot cast

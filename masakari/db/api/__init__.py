@@ -37,6 +37,7 @@ FAULT_MODULE = base.FAULT_MODULE
 configure = facade.configure
 get_engine = facade.get_engine
 reading = facade.reading
+retried = facade.retried
 purge_deleted_rows = purge.purge_deleted_rows
 
 failover_segment_get_all_by_filters = (
@@ -66,6 +67,7 @@ notification_get_by_id = notification.notification_get_by_id
 notification_create = notification.notification_create
 notification_update = notification.notification_update
 notification_update_if = notification.notification_update_if
+notification_fence = notification.notification_fence
 notification_delete = notification.notification_delete
 
 vmoves_get_all_by_filters = vmove.vmoves_get_all_by_filters

@@ -19,6 +19,7 @@ from masakari.db import facade
 from masakari.db import reads
 from masakari.db.sqlalchemy import models
 from masakari.db import writes
+from masakari import enums
 from masakari import exception
 
 
@@ -108,6 +109,21 @@ def notification_update_if(context, notification_uuid, expected, values):
     return base.update_if(context, models.Notification,
                           {'notification_uuid': notification_uuid},
                           expected, values)
+
+
+def notification_fence(context, notification_uuid, generation):
+    """Within the caller's write transaction: hold the row of the running
+    notification whose ``updated_at`` is ``generation`` (a recovery
+    lease's fencing token) until the transaction ends, changing nothing.
+    A takeover, which moves the token on, then waits for that end.
+
+    :returns: True when the row matched.
+    """
+    return bool(writes.update_if(
+        context, models.Notification,
+        {'notification_uuid': notification_uuid,
+         'status': enums.NotificationStatus.RUNNING,
+         'updated_at': generation}, {'updated_at': generation}))
 
 
 @base.named_in_faults

@@ -110,8 +110,13 @@ class DriverTests:
         driver.fence()
         driver.power_on()
         polling.wait_until(lambda: driver.power_state() == base.ON, 20)
-        self.assertEqual({'host': host, 'power': 'on', 'alive': True,
-                          'service_state': 'up'}, self.machine(host))
+        # NOTE: the simulator mirrors the BMC's power to its machine on a
+        # thread of its own: the machine follows a moment later.
+        back = {'host': host, 'power': 'on', 'alive': True,
+                'service_state': 'up'}
+        polling.wait_until(lambda: self.machine(host) == back, 20,
+                           message=lambda: 'machine still %s'
+                           % self.machine(host))
 
     def test_bad_credentials_fail_clearly(self):
         host = self.HOSTS[2]

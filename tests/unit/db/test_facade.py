@@ -92,6 +92,34 @@ class TestRetries(base.DbTestCase):
         self.assertRaises(db_exc.DBConnectionError,
                           facade.reader(flaky.function), self.ctx)
 
+    def test_a_read_in_a_reading_block_is_run_again_with_the_block(self):
+        # A deadlock (Galera's certification conflict) inside a block
+        # leaves its transaction unusable: the read is not retried alone,
+        # the function that opened the block runs again as a whole.
+        flaky = _Flaky(db_exc.DBDeadlock(), failures=2)
+        read = facade.reader(flaky.function)
+        openings = []
+
+        @facade.retried
+        def opener(context):
+            openings.append(flaky.calls)
+            with facade.reading(context):
+                return read(context)
+
+        self.assertEqual(3, opener(self.ctx))
+        self.assertEqual([0, 1, 2], openings)
+
+    def test_a_write_under_a_lost_lease_is_refused(self):
+        lease = mock.Mock(**{'confirm.side_effect':
+                             exception.RecoveryLost('n-1')})
+        flaky = _Flaky(db_exc.DBDeadlock(), failures=0)
+        self.assertRaises(exception.RecoveryLost,
+                          facade.writer(flaky.function),
+                          self.ctx.for_recovery(lease))
+        self.assertEqual(0, flaky.calls)
+        self.assertEqual(1, facade.writer(flaky.function)(
+            self.ctx.for_recovery(mock.Mock())))
+
     def test_other_errors_are_not_retried(self):
         flaky = _Flaky(db_exc.DBError(), failures=1)
         self.assertRaises(db_exc.DBError, facade.writer(flaky.function),

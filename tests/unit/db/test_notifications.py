@@ -18,6 +18,7 @@ from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 
 from masakari.db import api as db
+from masakari.db import facade
 from masakari import exception
 from tests.unit.db import base
 
@@ -60,6 +61,26 @@ class TestNotification(base.DbTestCase):
         self.assertEqual('running', updated.status)
         self.assertEqual('go', updated.message)
         self.assertEqual(0, updated.updated_at.microsecond)
+
+    def test_a_fence_holds_a_running_notification_of_its_token(self):
+        token = datetime.datetime(2026, 1, 1, 10, 0, 7)
+        db.notification_update(self.ctx, self.uuid, {'status': 'running',
+                                                     'updated_at': token})
+
+        @facade.writer
+        def fence(context, generation):
+            return db.notification_fence(context, self.uuid, generation)
+
+        # NOTE: a match writes the value it has: MySQL counts the row as
+        # matched although nothing changed (rows found, not changed).
+        self.assertTrue(fence(self.ctx, token))
+        self.assertFalse(fence(self.ctx, token.replace(second=8)))
+        self.assertEqual(token,
+                         db.notification_get_by_uuid(self.ctx,
+                                                     self.uuid).updated_at)
+        db.notification_update(self.ctx, self.uuid, {'status': 'finished',
+                                                     'updated_at': token})
+        self.assertFalse(fence(self.ctx, token))
 
     def test_update_if_is_a_compare_and_set(self):
         updated = db.notification_update_if(

@@ -192,9 +192,10 @@ class DatabaseStepsTestCase(base.RecoveryTestCase):
         notification = self.engine.create_notification(
             self.host, type='VM', payload=self.IGNORED_VM)
         statements = self.statements_of(notification)
-        # NOTE: its host; its claim (and read-back); its final status.
+        # NOTE: its host; its claim (and read-back); its final status,
+        # written only while the lease holds (and read back).
         self.assertEqual(
-            ['SELECT', 'UPDATE', 'SELECT', 'SELECT', 'UPDATE'],
+            ['SELECT', 'UPDATE', 'SELECT', 'UPDATE', 'SELECT'],
             [statement.split()[0] for statement in statements])
         self.assertNotIn('vmoves', ' '.join(statements))
         self.assertEqual(Status.IGNORED,
@@ -237,19 +238,21 @@ class DatabaseStepsTestCase(base.RecoveryTestCase):
             for notification in notifications})
 
     def _failing_end(self, failures):
-        """Saves of a final status fail ``failures`` times as a lost
-        database does; the waits between the tries are recorded.
+        """Saves of a final status (fenced by the recovery's lease) fail
+        ``failures`` times as a lost database does; the waits between the
+        tries are recorded.
         """
-        save = objects.Notification.save
+        save = objects.Notification.save_if_held
 
-        def flaky(notification):
+        def flaky(notification, context, generation):
             if notification.status == Status.IGNORED and failures:
                 failures.pop()
                 raise db_exception.DBConnectionError()
-            return save(notification)
+            return save(notification, context, generation)
 
         self.useFixture(fixtures.MockPatchObject(
-            objects.Notification, 'save', autospec=True, side_effect=flaky))
+            objects.Notification, 'save_if_held', autospec=True,
+            side_effect=flaky))
         sleep = self.useFixture(fixtures.MockPatch('time.sleep')).mock
         # NOTE: time.sleep(0) is oslo.db yielding on connection check-in.
         return lambda: [call for call in sleep.call_args_list

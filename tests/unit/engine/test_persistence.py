@@ -16,11 +16,17 @@ reader gives.
 
 import contextlib
 import threading
+from unittest import mock
 
+import fixtures
+from oslo_db import exception as db_exception
+from taskflow import exceptions as taskflow_exc
 from taskflow.persistence import models
+import tenacity
 import testtools
 
 from masakari.engine.drivers.taskflow import persistence
+from masakari import exception
 
 NOTIFICATION_UUID = '7882ccb9-ebb1-43b3-848b-f2333ae4b79c'
 
@@ -95,3 +101,65 @@ class SharedConnectionTestCase(testtools.TestCase):
         # Closed, it still works: taskflow's close() holds nothing.
         self.assertEqual('book',
                          backend.get_connection().get_logbook('book').name)
+
+
+class RunBackendTestCase(testtools.TestCase):
+    """The records of one run: retried on deadlock or a lost connection,
+    not written once the run's lease is lost.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.url = 'sqlite://'
+        persistence.upgrade(self.url)
+        self.addCleanup(persistence.reset)
+        self.shared = persistence.get_backend(self.url)
+        retrying = persistence._RunConnection._retrying
+        self.useFixture(fixtures.MockPatchObject(
+            persistence._RunConnection, '_retrying',
+            retrying.copy(wait=tenacity.wait_none())))
+
+    def stored(self, uuid):
+        try:
+            return self.shared.get_connection().get_logbook(uuid).name
+        except taskflow_exc.NotFound:
+            return None
+
+    def test_a_deadlock_or_a_lost_connection_is_written_again(self):
+        connection = self.shared.get_connection()
+        save = connection.save_logbook
+        errors = [db_exception.DBDeadlock(),
+                  db_exception.DBConnectionError()]
+
+        def flaky(book):
+            if errors:
+                raise errors.pop()
+            return save(book)
+
+        self.useFixture(fixtures.MockPatchObject(connection, 'save_logbook',
+                                                 side_effect=flaky))
+        run = persistence.RunBackend(self.shared).get_connection()
+        run.save_logbook(models.LogBook('kept', uuid='kept'))
+        self.assertEqual('kept', self.stored('kept'))
+        self.assertEqual([], errors)
+
+    def test_other_errors_are_not_retried(self):
+        connection = self.shared.get_connection()
+        self.useFixture(fixtures.MockPatchObject(
+            connection, 'save_logbook',
+            side_effect=db_exception.DBError()))
+        run = persistence.RunBackend(self.shared).get_connection()
+        self.assertRaises(db_exception.DBError, run.save_logbook,
+                          models.LogBook('lost', uuid='lost'))
+        self.assertEqual(1, connection.save_logbook.call_count)
+
+    def test_nothing_is_written_once_the_lease_is_lost(self):
+        lease = mock.Mock()
+        run = persistence.RunBackend(self.shared, lease).get_connection()
+        run.save_logbook(models.LogBook('held', uuid='held'))
+        lease.confirm.side_effect = exception.RecoveryLost('n-1')
+        book = models.LogBook('lost', uuid='lost')
+        self.assertIs(book, run.save_logbook(book))
+        self.assertEqual(('held', None), (self.stored('held'),
+                                          self.stored('lost')))
+        self.assertEqual(2, lease.confirm.call_count)

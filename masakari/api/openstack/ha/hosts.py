@@ -45,6 +45,15 @@ def list_hosts(req, segment_id):
     context = req.context
     context.can(policies.INDEX)
     limit, marker = common.limit_and_marker(req)
+    hosts = _segment_hosts(req, segment_id, limit, marker)
+    return {'hosts': [views.host(host, req.api_version)
+                      for host in hosts]}
+
+
+@ha_api.read_retried
+def _segment_hosts(req, segment_id, limit, marker):
+    """The page of the segment's hosts (the segment checked first)."""
+    context = req.context
     with ha_api.reading(context):
         segment = ha_api.FailoverSegmentAPI().get_segment(context,
                                                           segment_id)
@@ -54,10 +63,8 @@ def list_hosts(req, segment_id):
                 filters[name] = common.boolean_filter(req, name)
         filters['failover_segment_id'] = segment.uuid
         sort_keys, sort_dirs = common.sort_params(req)
-        hosts = ha_api.HostAPI().get_all(context, filters, sort_keys,
-                                         sort_dirs, limit, marker)
-    return {'hosts': [views.host(host, req.api_version)
-                      for host in hosts]}
+        return ha_api.HostAPI().get_all(context, filters, sort_keys,
+                                        sort_dirs, limit, marker)
 
 
 @wsgi.response(HTTPStatus.CREATED)

@@ -65,6 +65,9 @@ SKIP_EXCEPTIONS = (exception.SkipHostRecoveryException,
                    exception.SkipInstanceRecoveryException,
                    exception.IgnoreInstanceRecoveryException,
                    exception.SkipProcessRecoveryException)
+# Task failures logged in one line, without a traceback: the skips, and a
+# recovery another engine took over (the lease logged why).
+QUIET_EXCEPTIONS = SKIP_EXCEPTIONS + (exception.RecoveryLost,)
 
 
 class MasakariTask(task.Task):
@@ -118,7 +121,8 @@ class MasakariTask(task.Task):
 
 
 class DynamicLogListener(logging_listener.DynamicLoggingListener):
-    """Log the flow's state transitions; skips without a traceback. A
+    """Log the flow's state transitions; skips and a lost recovery
+    without a traceback. A
     task that failed because Nova could not be reached says so in its
     progress too.
     """
@@ -126,7 +130,7 @@ class DynamicLogListener(logging_listener.DynamicLoggingListener):
     def _task_receiver(self, state, details):
         result = details.get('result')
         if (isinstance(result, failure.Failure) and
-                result.check(*SKIP_EXCEPTIONS)):
+                result.check(*QUIET_EXCEPTIONS)):
             self._logger.info("Task '%s' transitioned into state '%s': %s",
                               details['task_name'], state,
                               result.exception_str)
@@ -215,7 +219,7 @@ def _logbook(connection, action, notification_uuid):
         return models.LogBook(action, uuid=notification_uuid)
 
 
-def load_flow(action, flow, notification_uuid, store):
+def load_flow(action, flow, notification_uuid, store, context=None):
     """Load ``flow`` into an engine, as a new run of the notification.
 
     The run is a new flow detail of the notification's logbook (uuid =
@@ -224,9 +228,14 @@ def load_flow(action, flow, notification_uuid, store):
     a takeover, the run the dead engine left unfinished is continued
     instead (see resume.py).
 
+    :param context: the recovery's context; under a lease (see
+        masakari.engine.ownership) the run's records are written only
+        while the lease holds.
     :returns: a serial taskflow engine, ready to :func:`run`.
     """
-    backend = persistence.get_backend(CONF.taskflow.connection)
+    backend = persistence.RunBackend(
+        persistence.get_backend(CONF.taskflow.connection),
+        getattr(context, 'recovery_lease', None))
     with contextlib.closing(backend.get_connection()) as connection:
         book = _logbook(connection, action, notification_uuid)
         flow_detail = resume.run_to_continue(

@@ -43,7 +43,8 @@ RECOVERABLE_PROCESS = 'nova-compute'
 # Outcomes of a host workflow that end the recovery: no fallback runs.
 FINAL_EXCEPTIONS = (exception.SkipHostRecoveryException,
                     exception.FencingFailed,
-                    exception.HostRecoveryHeld)
+                    exception.HostRecoveryHeld,
+                    exception.RecoveryLost)
 HOST_FAILURE_EXCEPTIONS = FINAL_EXCEPTIONS + (
     exception.HostRecoveryFailureException,
     exception.ReservedHostsUnavailable)
@@ -88,7 +89,8 @@ class TaskFlowDriver(driver.NotificationDriver):
                                main_retry=main_retry)
         try:
             base.run(base.load_flow(host_workflows.ACTION, flow,
-                                    store['notification_uuid'], store))
+                                    store['notification_uuid'], store,
+                                    context))
         except exception.LockAlreadyAcquired as error:
             raise exception.HostRecoveryFailureException(error.message)
 
@@ -150,7 +152,8 @@ class TaskFlowDriver(driver.NotificationDriver):
     def _run_flow(self, action, task_list, context, store, what,
                   known_failures):
         """Build and run a failure flow; failures other than
-        ``known_failures`` become the generic MasakariException.
+        ``known_failures`` (a tuple of exception classes) become the
+        generic MasakariException.
 
         :param what: 'instance' or 'process', for the build error text.
         """
@@ -159,7 +162,7 @@ class TaskFlowDriver(driver.NotificationDriver):
             tasks = base.get_recovery_flow(task_list, context=context,
                                            novaclient=nova.API())
             engine = base.load_flow(action, base.build_flow(action, tasks),
-                                    notification_uuid, store)
+                                    notification_uuid, store, context)
         except Exception:
             LOG.exception('Could not build the %s flow.', action)
             raise exception.MasakariException(
@@ -167,7 +170,7 @@ class TaskFlowDriver(driver.NotificationDriver):
                   "'%(uuid)s'.") % {'what': what, 'uuid': notification_uuid})
         try:
             base.run(engine)
-        except known_failures:
+        except (exception.RecoveryLost,) + known_failures:
             raise
         except Exception:
             LOG.exception('%(what)s failure flow of notification %(uuid)s '
@@ -209,7 +212,7 @@ class TaskFlowDriver(driver.NotificationDriver):
             PROCESS_ACTION, _flows().process_failure_recovery_tasks, context,
             {'process_name': process_name, 'host_name': host_name,
              'notification_uuid': notification_uuid}, 'process',
-            exception.ProcessRecoveryFailureException)
+            (exception.ProcessRecoveryFailureException,))
 
     # --- progress read-back -------------------------------------------------
 

@@ -153,8 +153,14 @@ class _Evacuation:
 
     def run(self):
         vmove = self.vmove
+        lost = False
         try:
             self._evacuate()
+        except exception.RecoveryLost:
+            # NOTE: the move is the new owner's now: nothing is recorded
+            # or unlocked here.
+            lost = True
+            raise
         except waiting.Timeout:
             self._end(fields.VMoveStatus.FAILED, message=TIMEOUT_MESSAGE)
         except Exception as error:
@@ -162,13 +168,17 @@ class _Evacuation:
                         {'uuid': vmove.instance_uuid, 'error': error})
             self._end(fields.VMoveStatus.FAILED, message=str(error))
         finally:
-            if vmove.end_time is None:
-                # NOTE: interrupted by other than an Exception: no outcome,
-                # but the end time is recorded all the same.
-                vmove.end_time = timeutils.utcnow()
-                vmove.save()
-            if self.instance is not None and not self.already_locked:
-                self._unlock()
+            if not lost:
+                self._wind_up()
+
+    def _wind_up(self):
+        if self.vmove.end_time is None:
+            # NOTE: interrupted by other than an Exception: no outcome,
+            # but the end time is recorded all the same.
+            self.vmove.end_time = timeutils.utcnow()
+            self.vmove.save()
+        if self.instance is not None and not self.already_locked:
+            self._unlock()
 
     def _end(self, status, **values):
         """Record the outcome and the end time in one write."""

@@ -245,31 +245,39 @@ class EvacuateInstancesTask(base.MasakariTask):
         count = slots.at_once()
         if moves:
             self._announce(moves[:count])
-        threads = []
+        threads, lost = [], []
         for number, move in enumerate(moves):
             if number >= count:
                 self._announce([move])
             slot = slots.acquire(move)
+            if lost:
+                # NOTE: another engine recovers the host now.
+                slots.release(slot, False)
+                break
             thread = threading.Thread(
                 target=self._evacuate_in_slot,
-                args=(slots, slot, move, evacuate_one),
+                args=(slots, slot, move, evacuate_one, lost),
                 name='evacuate-%s' % move.instance_uuid)
             thread.start()
             threads.append(thread)
         for thread in threads:
             thread.join()
+        if lost:
+            raise lost[0]
 
     def _announce(self, moves):
         self.update_details_together(
             ["Evacuation of instance started: '%s'" % move.instance_uuid
              for move in moves], 0.5)
 
-    def _evacuate_in_slot(self, slots, slot, move, evacuate_one):
+    def _evacuate_in_slot(self, slots, slot, move, evacuate_one, lost):
         succeeded = False
         try:
             with slots.holding(slot):
                 evacuate_one(move)
             succeeded = move.status == fields.VMoveStatus.SUCCEEDED
+        except exception.RecoveryLost as error:
+            lost.append(error)
         finally:
             slots.release(slot, succeeded)
 

@@ -21,13 +21,17 @@ import collections
 import contextlib
 import threading
 
+from oslo_db import exception as db_exception
+from oslo_db.sqlalchemy import exc_filters
 import sqlalchemy as sa
 from taskflow import exceptions as taskflow_exc
 from taskflow.persistence import backends
 from taskflow.persistence.backends import impl_sqlalchemy
 from taskflow.persistence.backends.sqlalchemy import tables
+import tenacity
 
 from masakari.db import pymysql_connection
+from masakari import exception
 
 _backends = {}
 _backends_lock = threading.Lock()
@@ -44,6 +48,79 @@ class RecordedRun(list):
     def __init__(self, meta):
         super().__init__()
         self.meta = meta
+
+
+# How many times a record's write runs in all when the database reports a
+# deadlock (how Galera reports a certification conflict) or a lost
+# connection, and the longest pause between two tries (seconds).
+WRITE_ATTEMPTS = 10
+WRITE_MAX_PAUSE = 2
+
+
+class RunBackend:
+    """The persistence of one recovery run: the shared backend, whose
+    writes (the run's state, its tasks' states and progress) are
+
+    * fenced by the run's lease (masakari.engine.ownership.Lease), when
+      it has one: once another engine took the recovery over, this
+      engine writes nothing more to the records the new owner continues;
+    * run again on a deadlock or a lost connection (each is one
+      transaction of taskflow's; a MariaDB Galera cluster reports a
+      certification conflict as a deadlock, and a failed-over node as a
+      lost connection).
+    """
+
+    def __init__(self, backend, lease=None):
+        self._backend = backend
+        self._connection = _RunConnection(backend.get_connection(), lease)
+
+    def get_connection(self):
+        return self._connection
+
+    def __getattr__(self, name):
+        return getattr(self._backend, name)
+
+
+class _RunConnection:
+    """A connection of the shared backend; see RunBackend."""
+
+    _retrying = tenacity.Retrying(
+        retry=tenacity.retry_if_exception_type(
+            (db_exception.DBDeadlock, db_exception.DBConnectionError)),
+        stop=tenacity.stop_after_attempt(WRITE_ATTEMPTS),
+        wait=tenacity.wait_exponential(multiplier=0.1, max=WRITE_MAX_PAUSE),
+        reraise=True)
+
+    def __init__(self, connection, lease):
+        self._connection = connection
+        self._lease = lease
+
+    def __getattr__(self, name):
+        return getattr(self._connection, name)
+
+    def close(self):
+        """Nothing to close: the shared connection stays."""
+
+    def update_atom_details(self, atom_detail):
+        return self._write('update_atom_details', atom_detail)
+
+    def update_flow_details(self, flow_detail, *args, **kwargs):
+        return self._write('update_flow_details', flow_detail, *args,
+                           **kwargs)
+
+    def save_logbook(self, book):
+        return self._write('save_logbook', book)
+
+    def _write(self, name, record, *args, **kwargs):
+        if self._lease is not None:
+            try:
+                self._lease.confirm()
+            except exception.RecoveryLost:
+                # NOTE: the run stops at its next step; its records are
+                # the new owner's.
+                return record
+        return self._retrying(getattr(self._connection, name), record,
+                              *args, **kwargs)
 
 
 def _enforce_sqlite_foreign_keys(dbapi_connection, connection_record):
@@ -63,6 +140,9 @@ def get_backend(url):
             backend = backends.fetch({'connection': url})
             if isinstance(backend, impl_sqlalchemy.SQLAlchemyBackend):
                 _share_connection(backend)
+                # NOTE: errors as oslo.db names them (DBDeadlock,
+                # DBConnectionError), for RunBackend's retries.
+                exc_filters.register_engine(backend.engine)
                 pymysql_connection.use_for(backend.engine)
                 if backend.engine.dialect.name == 'sqlite':
                     # NOTE: taskflow's tables cascade the deletion of a
@@ -92,7 +172,8 @@ def upgrade(url):
     """Create or upgrade taskflow's tables (logbooks, flowdetails,
     atomdetails) at ``url``, with taskflow's own migrations.
 
-    :raises: taskflow StorageFailure when the database refuses.
+    :raises: taskflow StorageFailure, or an oslo.db DBError, when the
+        database refuses.
     """
     backend = get_backend(url)
     with contextlib.closing(backend.get_connection()) as connection:
