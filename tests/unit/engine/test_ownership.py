@@ -21,6 +21,7 @@ from unittest import mock
 import fixtures
 
 from masakari.compute import nova
+from masakari.engine import evacuation_budget
 from masakari.engine import ownership
 from masakari import exception
 from masakari import objects
@@ -161,3 +162,18 @@ class FrozenEngineTestCase(base.RecoveryTestCase):
         self.assertEqual(1, self.logs.output.count('took this recovery '
                                                    'over'))
         self.assertNotIn('Traceback', self.logs.output)
+
+
+class FrozenEngineWithABudgetTestCase(FrozenEngineTestCase):
+    """The same with the engine's evacuation budget: the lost recovery
+    gives its slots back.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.config(max_concurrent_evacuations=1, group='host_failure')
+        self.addCleanup(evacuation_budget.forget)
+
+    def test_a_thawed_engine_makes_no_call_and_no_write(self):
+        super().test_a_thawed_engine_makes_no_call_and_no_write()
+        self.assertEqual(0, evacuation_budget.current().in_use)
