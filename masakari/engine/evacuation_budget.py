@@ -129,6 +129,7 @@ class Slot:
     def __init__(self, host):
         self.host = host
         self.started = None
+        self.released = False
 
 
 class EvacuationBudget:
@@ -185,8 +186,12 @@ class EvacuationBudget:
     def release(self, slot, succeeded):
         """The slot's evacuation ended; the time of one that ``succeeded``
         adapts the window (a failure's says nothing of Nova's pace).
+        A slot already released stays so.
         """
         with self._changed:
+            if slot.released:
+                return
+            slot.released = True
             self.in_use -= 1
             self._running[slot.host] -= 1
             if not self._running[slot.host] and slot.host not in self._waiting:
@@ -306,6 +311,19 @@ def holding(budget, slot):
         yield
     finally:
         _held.slot = None
+
+
+def evacuated():
+    """The evacuation of this thread's slot ended at Nova (it is
+    confirmed): give the slot back now. What the procedure does next
+    (stopping the server again, unlocking it) occupies none of Nova's
+    evacuation workers, and holding the slot through it would leave them
+    idle.
+    """
+    held = getattr(_held, 'slot', None)
+    if held is not None:
+        budget, slot = held
+        budget.release(slot, True)
 
 
 def request(call):

@@ -44,9 +44,10 @@ class BudgetTestCase(testtools.TestCase):
         """End the oldest running slot ``count`` times; returns the names
         of the slots granted meanwhile, in order.
         """
-        running = [name for name, slot in slots.items()
-                   if budget.granted(slot)]
-        seen = set(running)
+        seen = {name for name, slot in slots.items()
+                if budget.granted(slot)}
+        running = [name for name in seen if not slots[name].released]
+        running.sort(key=list(slots).index)
         order = []
         for _ in range(count):
             self.clock.now += seconds
@@ -208,6 +209,20 @@ class RequestTestCase(testtools.TestCase):
         # Both answers within FIRST_HOLD (the fake clock stands): one
         # halving.
         self.assertEqual(4, self.budget.window.slots())
+
+    def test_the_slot_is_given_back_once_the_evacuation_is_confirmed(self):
+        slot, *_others = [self.budget.acquire('a') for _ in range(
+            self.budget.window.slots())]
+        waiting = self.budget.enter('b')
+        self.assertFalse(self.budget.granted(waiting))
+        with evacuation_budget.holding(self.budget, slot):
+            evacuation_budget.evacuated()
+            # The stop and unlock that may follow hold no slot.
+            self.assertTrue(self.budget.granted(waiting))
+        in_use = self.budget.in_use
+        # The end of the procedure releases it again: nothing changes.
+        self.budget.release(slot, True)
+        self.assertEqual(in_use, self.budget.in_use)
 
     def test_other_errors_are_not_retried(self):
         call = mock.Mock(side_effect=exception.Conflict())

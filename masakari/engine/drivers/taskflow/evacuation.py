@@ -210,6 +210,7 @@ class _Evacuation:
         evacuation_budget.request(lambda: novaclient.evacuate_instance(
             context, uuid, target=self.reserved_host))
         _confirm_evacuated(context, novaclient, vmove, instance)
+        evacuation_budget.evacuated()
 
         if original_state != ACTIVE and stop_after:
             _stop(context, novaclient, uuid)
