@@ -12,6 +12,7 @@
 
 """The DB API of notifications."""
 
+from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 
 from masakari.db.api import base
@@ -78,12 +79,41 @@ def notification_get_by_id(context, notification_id):
 
 
 @base.named_in_faults
-@facade.writer
 def notification_create(context, values):
     """Insert a notification and return it (a repeated uuid raises
     oslo.db's DBDuplicateEntry as is).
+
+    NOTE: an insert whose COMMIT reached the database while its answer
+    was lost (the node failed over) runs again with
+    ``[database]/use_db_reconnect``, and meets its own row: that row,
+    the same notification, is the answer.
     """
+    try:
+        return _notification_insert(context, values)
+    except db_exc.DBDuplicateEntry:
+        stored = _stored_already(context, values)
+        if stored is None:
+            raise
+        return stored
+
+
+@facade.writer
+def _notification_insert(context, values):
     return writes.insert(context, models.Notification, values)
+
+
+def _stored_already(context, values):
+    """The live notification of ``values``'s uuid when it is the one
+    ``values`` describe, else None.
+    """
+    try:
+        stored = notification_get_by_uuid(context,
+                                          values['notification_uuid'])
+    except (KeyError, exception.NotificationNotFound):
+        return None
+    same = all(stored[name] == values.get(name) for name in
+               ('source_host_uuid', 'type', 'payload'))
+    return stored if same else None
 
 
 @base.named_in_faults

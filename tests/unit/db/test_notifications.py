@@ -45,6 +45,15 @@ class TestNotification(base.DbTestCase):
         self.assertRaises(db_exc.DBDuplicateEntry, self.create_notification,
                           notification_uuid=self.uuid)
 
+    def test_an_insert_run_again_finds_its_own_row(self):
+        # As after a COMMIT whose answer was lost: the retried insert
+        # meets the row it wrote.
+        values = {name: self.notification[name] for name in
+                  ('notification_uuid', 'generated_time', 'type', 'payload',
+                   'source_host_uuid', 'status')}
+        again = db.notification_create(self.ctx, values)
+        self.assertEqual(self.notification.id, again.id)
+
     def test_not_found(self):
         error = self.assertRaises(exception.NotificationNotFound,
                                   db.notification_get_by_uuid, self.ctx, 'x')
