@@ -207,17 +207,18 @@ class ApiLoad:
                  {'segment': {'enabled': False}}, version='1.2')
 
     def _post(self, index):
-        payload = {'event': 'LIFECYCLE', 'instance_uuid': str(uuid.uuid4()),
+        instance = str(uuid.uuid4())
+        payload = {'event': 'LIFECYCLE', 'instance_uuid': instance,
                    'vir_domain_event': 'STOPPED_FAILED'}
         try:
             response = self.api.post_notification('VM', LOAD_HOST, payload)
         except requests.RequestException as error:
-            return ('connection', str(error), None)
+            return ('connection', type(error).__name__, None, instance)
         accepted = None
         if response.status_code == 202:
             accepted = response.json()['notification']['notification_uuid']
         return (response.status_code, response.headers.get('Retry-After'),
-                accepted)
+                accepted, instance)
 
     def start(self):
         self.pool = concurrent.futures.ThreadPoolExecutor(self.workers)
@@ -235,7 +236,17 @@ class ApiLoad:
 
     @property
     def errors(self):
-        return [answer[:2] for answer in self.answers if answer[0] != 202]
+        """(status, Retry-After) of the answers other than 202 and 409:
+        a 409 is the duplicate of a POST HAProxy sent again after the API
+        that stored it died before answering (see ``duplicates``).
+        """
+        return [answer[:2] for answer in self.answers
+                if answer[0] not in (202, 409)]
+
+    @property
+    def duplicates(self):
+        """The instance uuids of the POSTs answered 409."""
+        return [answer[3] for answer in self.answers if answer[0] == 409]
 
 
 def nova_calls_by_user(cluster):

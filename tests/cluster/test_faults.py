@@ -24,6 +24,7 @@ the end of the recovery) to $MASAKARI_CLUSTER_REPORT when set
 (tools/run-tests prints them as a table).
 """
 
+import collections
 import os
 import time
 
@@ -112,13 +113,25 @@ class ClusterFaultsTest(testtools.TestCase):
         for uuid in load.accepted:
             self.assertIn(self.api.wait_final(uuid, timeout=120),
                           ('ignored', 'finished'))
+        # Each duplicate's notification is stored once.
+        stored = collections.Counter(
+            notification['payload'].get('instance_uuid')
+            for notification in self.api.call(
+                'GET', '/notifications?limit=1000')['notifications'])
+        self.assertEqual({instance: 1 for instance in load.duplicates},
+                         {instance: stored[instance]
+                          for instance in load.duplicates})
 
     def report(self, fault, seconds, load):
         line = '%-32s %6.1f s' % (fault, seconds)
         if load:
-            line += '   API: %d/%d accepted, errors %s' % (
-                len(load.accepted), load.count,
-                sorted(set(load.errors)) or 'none')
+            errors = collections.Counter(
+                '%s (Retry-After %s)' % error for error in load.errors)
+            line += '   API: %d/%d accepted, %d duplicates, errors: %s' % (
+                len(load.accepted), load.count, len(load.duplicates),
+                ', '.join('%d x %s' % (count, error)
+                          for error, count in sorted(errors.items()))
+                or 'none')
         self.addDetail('report', content.text_content(line))
         path = os.environ.get('MASAKARI_CLUSTER_REPORT')
         if path:
