@@ -24,7 +24,6 @@ import uuid
 
 import requests
 
-from tests.fixtures import cluster as cluster_fixture
 from tests.fixtures import polling
 from tests.fixtures.simulator_client import SimulatorClient
 

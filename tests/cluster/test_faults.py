@@ -68,7 +68,7 @@ class ClusterFaultsTest(testtools.TestCase):
             content.UTF8_TEXT,
             lambda: [process.log_text(start)[-20000:].encode()]))
 
-    # --- the scenario -------------------------------------------------------
+    # --- the scenario ---
 
     def recover_through(self, prefix, fault, heal=None, api_load=False):
         """Start ``prefix``'s recovery, call ``fault(recovery)`` once
@@ -138,7 +138,7 @@ class ClusterFaultsTest(testtools.TestCase):
             with open(path, 'a') as stream:
                 stream.write(line + '\n')
 
-    # --- the faults -----------------------------------------------------------
+    # --- the faults ---
 
     def test_kill_whole_controller(self):
         killed = []
