@@ -35,7 +35,7 @@ from tests.cluster import recovery
 from tests.fixtures import cluster as cluster_fixture
 from tests.fixtures.simulator_client import SimulatorClient
 
-PREFIXES = ('kill', 'writer', 'queue', 'etcd', 'freeze', 'rolling')
+PREFIXES = ('kill', 'writer', 'queue', 'etcd', 'freeze', 'cut', 'rolling')
 # API errors tolerated during a fault: 1 % of the load.
 MAX_API_ERRORS = 2
 
@@ -178,6 +178,26 @@ class ClusterFaultsTest(testtools.TestCase):
         owner, thawed = frozen
         late = [call for call in recovery.nova_calls_by_user(
             self.cluster)[owner.nova_user] if call['time'] >= thawed]
+        self.assertEqual([], late)
+
+    def test_cut_owner_controller_off(self):
+        cut = []
+
+        def fault(host_recovery):
+            cut.append(host_recovery.owner())
+            cut.append(time.time())
+            cut[0].cut()
+        host_recovery = self.recover_through('cut', fault,
+                                             lambda: cut[0].heal())
+        owner, since = cut
+        calls = recovery.nova_calls_by_user(self.cluster)
+        resumed = min(call['time'] for user, user_calls in calls.items()
+                      if user != owner.nova_user for call in user_calls
+                      if call['time'] >= since)
+        ids = set(host_recovery.servers.values())
+        late = [call for call in calls[owner.nova_user]
+                if call['time'] >= resumed and
+                any(server_id in call['path'] for server_id in ids)]
         self.assertEqual([], late)
 
     def test_rolling_restart(self):
