@@ -62,7 +62,7 @@ def topology(prefixes):
 class Api:
     """The Masakari API through HAProxy, as an admin (noauth2)."""
 
-    def __init__(self, url, timeout=30):
+    def __init__(self, url, timeout=20):
         self.url = url + '/v1'
         self.session = requests.Session()
         self.session.headers['X-Auth-Token'] = 'admin:admin'
@@ -80,7 +80,7 @@ class Api:
         for attempt in range(attempts):
             try:
                 response = self.request(method, path, body, version)
-            except requests.ConnectionError:
+            except requests.RequestException:
                 response = None
             if response is not None and response.status_code < 500:
                 if response.status_code >= 300:
