@@ -93,7 +93,10 @@ class Api:
             response.text if response is not None else 'no connection'))
 
     def notification(self, uuid):
-        return self.call('GET', '/notifications/%s' % uuid)['notification']
+        # NOTE: 1.0, without the recovery's progress, which the API asks
+        # an engine for over RPC: the poll sees the database only.
+        return self.call('GET', '/notifications/%s' % uuid,
+                         version='1.0')['notification']
 
     def post_notification(self, type, host, payload):
         return self.request('POST', '/notifications', {'notification': {
