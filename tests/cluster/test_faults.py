@@ -57,6 +57,7 @@ class ClusterFaultsTest(testtools.TestCase):
         super().setUp()
         for controller in self.cluster.controllers:
             controller.heal()
+        self.cluster.await_healthy()
         self.simulator.reset_calls()
         for controller in self.cluster.controllers:
             for name, process in controller.processes.items():
