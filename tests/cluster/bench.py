@@ -28,7 +28,6 @@ import concurrent.futures
 import statistics
 import sys
 import time
-import uuid
 
 from tests.cluster import recovery
 from tests.fixtures import cluster as cluster_fixture
@@ -61,12 +60,7 @@ def topology(notifications, takeovers):
 
 
 def bench_segment(api):
-    segment = api.call('POST', '/segments', {'segment': {
-        'name': 'bench-%s' % uuid.uuid4().hex[:6],
-        'recovery_method': 'auto', 'service_type': 'COMPUTE'}})
-    api.call('POST', '/segments/%s/hosts' % segment['segment']['uuid'],
-             {'host': {'name': BENCH_HOST, 'type': 'COMPUTE',
-                       'control_attributes': 'x'}})
+    recovery.create_segment(api, 'bench', [BENCH_HOST])
 
 
 def throughput(api, server_ids, workers=20):

@@ -44,6 +44,21 @@ def generated_time():
         '%Y-%m-%dT%H:%M:%S.%f')
 
 
+def create_segment(api, prefix, hosts):
+    """An auto segment named after ``prefix`` with the compute ``hosts``;
+    returns its uuid.
+    """
+    segment = api.call('POST', '/segments', {'segment': {
+        'name': '%s-%s' % (prefix, uuid.uuid4().hex[:6]),
+        'recovery_method': 'auto', 'service_type': 'COMPUTE'}})
+    segment_uuid = segment['segment']['uuid']
+    for host in hosts:
+        api.call('POST', '/segments/%s/hosts' % segment_uuid,
+                 {'host': {'name': host, 'type': 'COMPUTE',
+                           'control_attributes': 'x'}})
+    return segment_uuid
+
+
 def topology(prefixes):
     """A source host with SERVERS HA servers and two spare hosts per
     prefix, and the API load's host.
@@ -126,14 +141,9 @@ class HostRecovery:
         self.uuid = None
 
     def prepare(self):
-        segment = self.api.call('POST', '/segments', {'segment': {
-            'name': '%s-%s' % (self.prefix, uuid.uuid4().hex[:6]),
-            'recovery_method': 'auto', 'service_type': 'COMPUTE'}})
-        for suffix in ('src', 'dst1', 'dst2'):
-            self.api.call('POST', '/segments/%s/hosts' %
-                          segment['segment']['uuid'], {'host': {
-                              'name': '%s-%s' % (self.prefix, suffix),
-                              'type': 'COMPUTE', 'control_attributes': 'x'}})
+        create_segment(self.api, self.prefix,
+                       ['%s-%s' % (self.prefix, suffix)
+                        for suffix in ('src', 'dst1', 'dst2')])
         self.simulator.set_host_state(self.source, 'down')
         self.servers = {server['name']: server['id']
                         for server in self.simulator.state()['servers']
@@ -199,13 +209,8 @@ class ApiLoad:
 
     @staticmethod
     def prepare(api):
-        segment = api.call('POST', '/segments', {'segment': {
-            'name': 'load-%s' % uuid.uuid4().hex[:6],
-            'recovery_method': 'auto', 'service_type': 'COMPUTE'}})
-        api.call('POST', '/segments/%s/hosts' % segment['segment']['uuid'],
-                 {'host': {'name': LOAD_HOST, 'type': 'COMPUTE',
-                           'control_attributes': 'x'}})
-        api.call('PUT', '/segments/%s' % segment['segment']['uuid'],
+        segment_uuid = create_segment(api, 'load', [LOAD_HOST])
+        api.call('PUT', '/segments/%s' % segment_uuid,
                  {'segment': {'enabled': False}}, version='1.2')
 
     def _post(self, index):

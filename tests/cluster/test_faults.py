@@ -25,7 +25,6 @@ the end of the recovery) to $MASAKARI_CLUSTER_REPORT when set
 """
 
 import collections
-import os
 import time
 
 import testtools
@@ -33,6 +32,7 @@ from testtools import content
 
 from tests.cluster import recovery
 from tests.fixtures import cluster as cluster_fixture
+from tests.fixtures import measures
 from tests.fixtures.simulator_client import SimulatorClient
 
 PREFIXES = ('kill', 'writer', 'queue', 'etcd', 'freeze', 'cut', 'rolling')
@@ -133,11 +133,7 @@ class ClusterFaultsTest(testtools.TestCase):
                 ', '.join('%d x %s' % (count, error)
                           for error, count in sorted(errors.items()))
                 or 'none')
-        self.addDetail('report', content.text_content(line))
-        path = os.environ.get('MASAKARI_CLUSTER_REPORT')
-        if path:
-            with open(path, 'a') as stream:
-                stream.write(line + '\n')
+        measures.report(self, 'report', line, 'MASAKARI_CLUSTER_REPORT')
 
     # --- the faults ---
 

@@ -24,14 +24,12 @@ that file.
 """
 
 import collections
-import os
 import re
 import signal
 import time
 
-from testtools import content
-
 from tests.e2e import base
+from tests.fixtures import measures
 from tests.fixtures import polling
 from tests.fixtures import processes
 
@@ -124,11 +122,7 @@ class ChaosTestCase(base.E2ETestCase):
     def report(self, fault, seconds, counts):
         line = '%s: %.1f s from the fault to the end; evacuations per ' \
                'server %s' % (fault, seconds, sorted(counts.values()))
-        self.addDetail('measure', content.text_content(line))
-        path = os.environ.get('MASAKARI_CHAOS_REPORT')
-        if path:
-            with open(path, 'a') as report:
-                report.write(line + '\n')
+        measures.report(self, 'measure', line, 'MASAKARI_CHAOS_REPORT')
 
 
 class TwoEnginesTestCase(ChaosTestCase):

@@ -22,22 +22,14 @@ import testtools
 from masakari.engine import evacuation_budget
 from masakari.engine import manager as engine_manager
 from masakari import exception
+from tests.fixtures import clock
 from tests.unit.engine import recovery_base as base
-
-
-class FakeClock:
-
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
 
 
 class BudgetTestCase(testtools.TestCase):
 
     def budget(self, size):
-        self.clock = FakeClock()
+        self.clock = clock.FakeClock()
         return evacuation_budget.EvacuationBudget(size, self.clock)
 
     def served(self, budget, slots, count, seconds=1.0):
@@ -176,7 +168,7 @@ class RequestTestCase(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.budget = evacuation_budget.EvacuationBudget(8, FakeClock())
+        self.budget = evacuation_budget.EvacuationBudget(8, clock.FakeClock())
         self.sleeps = []
         patcher = mock.patch.object(evacuation_budget.time, 'sleep',
                                     side_effect=self.sleeps.append)
@@ -243,7 +235,7 @@ class RequestTestCase(testtools.TestCase):
         self.assertEqual(1, call.call_count)
 
     def test_requeued_slot_is_first_of_its_host(self):
-        budget = evacuation_budget.EvacuationBudget(1, FakeClock())
+        budget = evacuation_budget.EvacuationBudget(1, clock.FakeClock())
         a1 = budget.enter('a')
         a2 = budget.enter('a')
         b1 = budget.enter('b')

@@ -26,25 +26,18 @@ from masakari.engine import ownership
 from masakari import exception
 from masakari import objects
 from masakari.objects import fields
+from tests.fixtures import clock
 from tests.unit.engine import recovery_base as base
 
 Status = fields.NotificationStatus
 LEASE = 30
 
 
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-
 class LeaseTestCase(base.RecoveryTestCase):
 
     def setUp(self):
         super().setUp()
-        self.clock = Clock()
+        self.clock = clock.FakeClock()
         self.notification = self.engine.create_notification(self.host)
         self.assertTrue(self.notification.transition_status(Status.NEW,
                                                             Status.RUNNING))
@@ -126,7 +119,7 @@ class FrozenEngineTestCase(base.RecoveryTestCase):
         super().setUp()
         self.config(lease_timeout=LEASE, group='takeover')
         self.config(host_failure_recovery_threads=1)
-        self.clock = Clock()
+        self.clock = clock.FakeClock()
         self.useFixture(fixtures.MockPatchObject(
             ownership, 'Lease',
             functools.partial(ownership.Lease, clock=self.clock)))

@@ -30,6 +30,7 @@ from masakari.engine.drivers.taskflow import persistence
 from masakari.engine import manager as engine_manager
 from masakari.engine import takeover
 from masakari.objects import fields
+from tests.fixtures import clock
 from tests.unit.engine import recovery_base as base
 
 CONF = masakari.conf.CONF
@@ -39,14 +40,6 @@ LEASE = 30
 
 class EngineDied(BaseException):
     """Stands for the SIGKILL of the engine: nothing handles it."""
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 class TakeoverTestCase(base.RecoveryTestCase):
@@ -78,7 +71,7 @@ class TakeoverTestCase(base.RecoveryTestCase):
     def watcher(self, host='engine-2'):
         self.config(host=host)
         survivor = engine_manager.MasakariManager()
-        self.clock = Clock()
+        self.clock = clock.FakeClock()
         survivor.watch.observations = takeover.Observations(self.clock)
         return survivor
 
@@ -217,13 +210,13 @@ class LostCastTestCase(base.RecoveryTestCase):
         self.config(new_notification_age=10, group='takeover')
         notification = self.engine.create_notification(self.host)
         watcher = engine_manager.MasakariManager()
-        clock = Clock()
-        watcher.watch.observations = takeover.Observations(clock)
+        watch_clock = clock.FakeClock()
+        watcher.watch.observations = takeover.Observations(watch_clock)
         watcher.watch.watch_round()
-        clock.now += 9
+        watch_clock.now += 9
         watcher.watch.watch_round()
         self.assertEqual(Status.NEW, self.engine.reload(notification).status)
-        clock.now += 1
+        watch_clock.now += 1
         watcher.watch.watch_round()
         watcher.watch.wait(60)
         self.assertEqual(Status.FINISHED,
