@@ -25,6 +25,7 @@ import uuid
 import requests
 
 from tests.fixtures import polling
+from tests.fixtures import processes
 from tests.fixtures.simulator_client import SimulatorClient
 
 HOST_DOWN = {'event': 'STOPPED', 'host_status': 'NORMAL',
@@ -179,15 +180,13 @@ class HostRecovery:
 
     def owner(self):
         """The controller whose engine last took the recovery up."""
-        pattern = re.compile(r'(Processing|Resuming) notification %s'
-                             % self.uuid)
         latest = None
         for controller in self.cluster.controllers:
-            for line in controller.processes['engine'].log_text().splitlines():
-                if pattern.search(line):
-                    stamp = line[:23]
-                    if latest is None or stamp > latest[0]:
-                        latest = (stamp, controller)
+            for line in processes.lines_taking_up(
+                    controller.processes['engine'].log_text(), self.uuid):
+                stamp = line[:23]
+                if latest is None or stamp > latest[0]:
+                    latest = (stamp, controller)
         return latest and latest[1]
 
     def wait_owner(self, timeout=30):

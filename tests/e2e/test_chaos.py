@@ -137,9 +137,9 @@ class TwoEnginesTestCase(ChaosTestCase):
         cls.engines[peer] = deployment.start_engine(host=peer)
 
     def owner(self, uuid):
-        """The engine host whose log says it processes ``uuid``."""
+        """The engine host whose log says it took ``uuid`` up."""
         for host, process in self.engines.items():
-            if 'Processing notification %s' % uuid in process.log_text():
+            if processes.lines_taking_up(process.log_text(), uuid):
                 return host
         return None
 
